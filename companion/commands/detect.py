@@ -1,0 +1,105 @@
+"""``companion detect``: find the cards in images or video frames."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
+
+
+def _frames(path: Path, every: float):
+    """Yield (label, BGR image) for an image, or sampled frames of a video."""
+    import cv2
+
+    from companion.vision.detector import ImageError, read_image
+
+    if path.suffix.lower() in VIDEO_SUFFIXES:
+        if not path.is_file():
+            raise ImageError(f"video not found: {path}")
+        cap = cv2.VideoCapture(str(path))
+        if not cap.isOpened():
+            raise ImageError(f"cannot open video: {path}")
+        fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
+        step = max(1, int(round(fps * every)))
+        index = 0
+        try:
+            while True:
+                ok, frame = cap.read()
+                if not ok:
+                    break
+                if index % step == 0:
+                    yield f"{path}#{index}", frame
+                index += 1
+        finally:
+            cap.release()
+        if index == 0:
+            raise ImageError(f"cannot decode video: {path}")
+    else:
+        yield str(path), read_image(path)
+
+
+def draw(image, detections):
+    """Annotated copy of ``image`` (boxes and labels)."""
+    import cv2
+
+    out = image.copy()
+    scale = max(0.5, out.shape[1] / 1280)
+    for d in detections:
+        x1, y1, x2, y2 = (int(round(v)) for v in d.box)
+        colour = (255, 120, 0) if d.card == "back" else (0, 200, 0)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, max(1, int(2 * scale)))
+        label = f"{d.card} {d.confidence:.2f}"
+        cv2.putText(out, label, (x1 + 2, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
+                    max(1, int(2 * scale)), cv2.LINE_AA)
+    return out
+
+
+def _run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.detector import CardDetector, ImageError, ModelError
+
+    try:
+        detector = CardDetector(args.family, models_dir=args.models, conf=args.conf)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    save = Path(args.save) if args.save else None
+    if save:
+        save.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for raw in args.paths:
+        path = Path(raw)
+        try:
+            for label, image in _frames(path, args.every):
+                dets = detector.detect(image)
+                h, w = image.shape[:2]
+                if args.json:
+                    print(json.dumps({"image": label, "width": w, "height": h,
+                                      "detections": [d.to_dict() for d in dets]}), flush=True)
+                else:
+                    cards = ", ".join(f"{d.card} ({d.confidence:.2f})" for d in dets) or "no cards"
+                    print(f"{label}: {cards}")
+                if save:
+                    name = label.replace("#", "_frame")
+                    out = save / (Path(name).stem + Path(name).suffix.replace(".", "_") + ".jpg")
+                    cv2.imwrite(str(out), draw(image, dets))
+        except ImageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("detect", help="recognise the cards in images or videos")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="image files (jpg, png, ...) or videos")
+    p.add_argument("--family", choices=("french", "spanish"), default="french")
+    p.add_argument("--json", action="store_true", help="one JSON object per image or sampled video frame")
+    p.add_argument("--save", metavar="DIR", help="write annotated images to DIR")
+    p.add_argument("--models", metavar="DIR", default=None, help="folder with the ONNX weights (default: models/)")
+    p.add_argument("--conf", type=float, default=0.35, help="minimum detector score")
+    p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
+    p.set_defaults(func=_run)

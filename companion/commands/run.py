@@ -1,0 +1,291 @@
+"""``companion run``: the companion at a real table, live.
+
+    companion run --variant paulista --camera 0 --lang pt --names Ana Bia Caio Duda
+    companion run --variant argentino --camera 1 --lang es --players 6 --board
+
+A window shows the camera image with the card boxes and seat zones, the
+current trick, the stake and any open bet, the score, the last words heard
+and what waits for confirmation.  Keys: ``y`` confirm, ``n`` reject, ``u``
+undo, ``t`` type an event (Enter applies it, Esc cancels), ``q`` quit.  A
+pending event is also confirmed or rejected by saying yes/no (sim/não,
+sí/no) or with the buttons of the web scoreboard (``--board``).  Every event
+goes into the history database (resumable) and a JSONL table log.
+
+Zones come from ``companion calibrate`` (or are guessed: the deck marks the
+centre and seat 0 sits nearest the camera).  ``--camera`` also takes a video
+file, played at its own speed, to try the live loop without a camera.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="live: camera and microphone at the table, score on screen",
+                                   description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", required=True, help="variant preset (see `companion variants`)")
+    parser.add_argument("--camera", default="0", help="camera index (default 0), or a video file")
+    parser.add_argument("--lang", choices=["pt", "es"], help="language of the calls (default: by variant)")
+    parser.add_argument("--players", type=int, default=4, choices=[2, 4, 6])
+    parser.add_argument("--names", nargs="+", metavar="NAME", help="seat names in the order of play")
+    parser.add_argument("--dealer", type=int, default=0, help="who deals the first hand (default seat 0)")
+    parser.add_argument("--calibration", metavar="FILE", help="seat zones (default: the saved calibration)")
+    parser.add_argument("--log", metavar="PATH", help="table log file (default: in the user data folder)")
+    parser.add_argument("--db", metavar="URL", help="history database (default: the user's SQLite file)")
+    parser.add_argument("--no-history", action="store_true", help="write only the JSONL table log")
+    parser.add_argument("--no-mic", action="store_true", help="no microphone: cards, keys and board only")
+    parser.add_argument("--mic", metavar="DEVICE", help="input device index or name part")
+    parser.add_argument("--model", metavar="PATH", help="vosk model folder (default: the installed one)")
+    parser.add_argument("--board", action="store_true", help="also serve the live scoreboard web page")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--no-window", action="store_true", help="no window: print events (keys via --board)")
+    parser.set_defaults(func=run)
+
+
+def window_problem() -> str | None:
+    """Why no OpenCV window can be opened here, or None.  Checked before
+    creating one: a Qt build aborts the process when there is no display."""
+    import cv2
+
+    info = cv2.getBuildInformation()
+    gui = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.strip().startswith("GUI:")), "")
+    if gui.upper() in ("", "NONE"):
+        return ("this OpenCV build has no window support (opencv-python-headless); "
+                "`pip install opencv-python` for the live window")
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "no display (DISPLAY is not set): run it on a desktop, or use --no-window with --board"
+    return None
+
+
+def _match_event(args: argparse.Namespace) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "match", "variant": args.variant, "players": args.players}
+    if args.names:
+        if len(args.names) != args.players:
+            raise SystemExit(f"error: --names needs {args.players} names, got {len(args.names)}")
+        event["names"] = list(args.names)
+    return event
+
+
+def _table_log(args: argparse.Namespace, match_event: dict[str, Any], log_path: Path) -> tuple[Any, str]:
+    from companion.table.engine_view import JsonlTableLog, RecorderTableLog
+
+    if args.no_history:
+        return JsonlTableLog(log_path, match_event), f"table log {log_path}"
+    try:
+        from companion.history.recorder import MatchRecorder
+        from companion.history.store import HistoryStore
+    except ImportError as err:
+        print(f"history unavailable ({err}); writing only {log_path}", file=sys.stderr)
+        return JsonlTableLog(log_path, match_event), f"table log {log_path}"
+    store = HistoryStore(args.db)
+    recorder = MatchRecorder.start(store, match_event, names=args.names, source="camera")
+    return RecorderTableLog(recorder, log_path, match_event), f"history match {recorder.match_id} + {log_path}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.engine import IllegalEvent
+    from companion.engine.variants import VariantError, resolve
+    from companion.paths import user_data_dir
+    from companion.table.session import CameraError, TableSession, VideoError, open_camera, open_video
+    from companion.table.voice import MicrophoneError, check_microphone
+    from companion.table.zones import Zones, load_calibration
+
+    try:
+        options = resolve(args.variant)
+    except VariantError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    lang = args.lang or ("es" if options.family == "spanish" else "pt")
+    if not args.no_window:
+        problem = window_problem()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+    # camera (or a video file standing in for it)
+    try:
+        if str(args.camera).isdigit():
+            cap = open_camera(int(args.camera))
+            realtime_file = False
+        else:
+            cap, _, _ = open_video(args.camera)
+            realtime_file = True
+    except (CameraError, VideoError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    # microphone and speech model
+    spotter = None
+    if not args.no_mic:
+        try:
+            check_microphone()
+            from companion.table.voice import WordSpotter
+
+            spotter = WordSpotter(lang, args.variant, args.model)
+        except MicrophoneError as err:
+            cap.release()
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        except Exception as err:  # noqa: BLE001 - the speech layer's ModelError and friends
+            cap.release()
+            print(f"error: speech: {err}\n(use --no-mic to play without voice)", file=sys.stderr)
+            return 2
+    try:
+        from companion.vision.detector import CardDetector
+
+        detector = CardDetector(options.family)
+    except Exception as err:  # noqa: BLE001 - ModelError, or the module missing from this build
+        cap.release()
+        print(f"error: card detector: {err}", file=sys.stderr)
+        return 2
+    try:
+        calibration = load_calibration(args.calibration)
+    except (FileNotFoundError, ValueError) as err:
+        cap.release()
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    zones = Zones(calibration.with_players(args.players)) if calibration else None
+
+    match_event = _match_event(args)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_path = Path(args.log) if args.log else user_data_dir() / "logs" / f"{stamp}-{args.variant}.jsonl"
+    log, where = _table_log(args, match_event, log_path)
+    session = TableSession(log, detector=detector, zones=zones, voice=None, first_dealer=args.dealer)
+    if spotter is not None:
+        from companion.table.voice import VoiceInterpreter
+
+        interpreter = VoiceInterpreter(lang, args.variant)
+        session.voice = interpreter
+        session.fusion.interpreter = interpreter.interpret
+    print(f"companion run: {args.variant}, {args.players} players, calls in {lang}; recording to {where}",
+          file=sys.stderr)
+    if zones is None:
+        print("no calibration: seat zones are guessed (run `companion calibrate` once)", file=sys.stderr)
+
+    hub = None
+    if args.board:
+        from companion.board import BoardHub, start_board
+
+        hub = BoardHub()
+        print(f"scoreboard: {start_board(hub, '127.0.0.1', args.port)}", file=sys.stderr)
+
+    words_q: queue.Queue[tuple[float, str]] = queue.Queue()
+    stop = threading.Event()
+    start = time.monotonic()
+    if spotter is not None:
+        from companion.speech.audio import MicSource
+
+        mic = MicSource(args.mic)
+
+        def on_block(pcm: bytes) -> None:
+            now = time.monotonic() - start
+            for item in spotter.feed(pcm, now):
+                words_q.put((min(item[0], now), item[1]))
+
+        threading.Thread(target=mic.run, args=(on_block, stop.is_set), daemon=True).start()
+
+    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent)
+
+
+def _publish(hub: Any, session: Any, message: str | None = None) -> None:
+    pending = [{"id": str(p.id), "text": p.describe(), "event": p.event} for p in session.fusion.pending]
+    hub.publish({"state": session.state(), "names": session.state().get("names"),
+                 "match": {"variant": session.state().get("variant")}, "pending": pending,
+                 "heard": [w for _, w in session.fusion.heard], "outcomes": [], "message": message})
+
+
+def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool, words_q: queue.Queue,
+          hub: Any, stop: threading.Event, start: float, illegal: type[Exception]) -> int:
+    import cv2
+
+    from companion.table.display import annotate, event_line
+    from companion.table.typed import TypedEventError, parse_typed
+
+    typing: str | None = None
+    printed = 0
+    version = -1
+    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    index = 0
+    try:
+        while True:
+            ok, image = cap.read()
+            if not ok or image is None:
+                print("camera stream ended" if not realtime_file else "video ended", file=sys.stderr)
+                break
+            now = time.monotonic() - start
+            if realtime_file:
+                target = index / fps
+                if target > now:
+                    time.sleep(target - now)
+                now = max(now, target)
+                index += 1
+            while not words_q.empty():
+                t, words = words_q.get_nowait()
+                session.feed_words(t, words, "audio")
+            session.feed_frame(now, image)
+            fusion = session.fusion
+            if hub is not None:
+                for cmd in hub.poll_commands():
+                    if cmd.action == "confirm":
+                        fusion.confirm("board", int(cmd.pending_id) if cmd.pending_id else None)
+                    elif cmd.action == "reject":
+                        fusion.reject("board", int(cmd.pending_id) if cmd.pending_id else None)
+                    elif cmd.action == "undo":
+                        fusion.undo("board")
+                    elif cmd.action == "event" and cmd.event:
+                        fusion.enter(dict(cmd.event), "board")
+                if fusion._version != version:
+                    version = fusion._version
+                    _publish(hub, session)
+            while printed < len(fusion.applied):
+                print(event_line(fusion.applied[printed]), flush=True)
+                printed += 1
+            if args.no_window:
+                continue
+            cv2.imshow("companion", annotate(image, session, typing))
+            key = cv2.waitKey(1) & 0xFF
+            if key == 255:
+                continue
+            if typing is not None:
+                if key in (13, 10):
+                    try:
+                        fusion.enter(parse_typed(typing), "typed")
+                    except TypedEventError as err:
+                        fusion._say(f"typed: {err}")
+                    typing = None
+                elif key == 27:
+                    typing = None
+                elif key in (8, 127):
+                    typing = typing[:-1]
+                elif 32 <= key < 127:
+                    typing += chr(key)
+                continue
+            if key in (ord("q"), 27):
+                break
+            if key == ord("y"):
+                fusion.confirm("key")
+            elif key == ord("n"):
+                fusion.reject("key")
+            elif key == ord("u"):
+                fusion.undo("key")
+            elif key == ord("t"):
+                typing = ""
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        cap.release()
+        session.log.close()
+        if not args.no_window:
+            cv2.destroyAllWindows()
+        if hub is not None and getattr(hub, "server", None) is not None:
+            hub.server.stop()
+    state = session.state()
+    print(f"score: team 0 {state['score'][0]}, team 1 {state['score'][1]}", file=sys.stderr)
+    return 0

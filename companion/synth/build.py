@@ -1,0 +1,175 @@
+"""Write synthetic datasets to disk in the formats ultralytics trains on.
+
+One pass renders scenes and writes, for each scene:
+
+- ``images/<split>/<id>.jpg`` + ``labels/<split>/<id>.txt``: YOLO detection labels,
+  class 0 = face-up card, 1 = back (whole-card boxes, normalised xywh);
+- ``cls/<split>/<CARD>/<id>_<k>.jpg``: crops of face-up cards around their
+  box (jittered like a detector's box), squashed to ``crop`` x ``crop`` px, for the
+  per-family card classifier;
+- ``scenes/<split>.jsonl``: the full ground truth (card, box, corners, visibility)
+  of every scene, for evaluation and for checking the labels.
+
+Scenes of the ``train`` split use training designs only, ``val`` scenes use
+held-back designs (French) so validation measures unseen decks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, has_back, list_designs,
+                                 prepare_designs, split_designs)
+from companion.synth.layouts import random_camera, random_layout, random_lighting
+from companion.synth.scene import Scene, compose_scene
+from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
+
+DETECT_NAMES = {0: "card", 1: "back"}
+CROP_MIN_VISIBLE = 0.6
+SIZES = ((960, 540), (800, 600), (640, 480), (960, 720))
+
+
+def family_cards(family: str) -> tuple[str, ...]:
+    return FRENCH_CARDS if family == "french" else SPANISH_CARDS
+
+
+def designs_for(family: str, split: str, workers: int = 1) -> list[Design]:
+    """Designs of a split, rendered into the cache; those that fail to render are skipped."""
+    train, hold = split_designs(family)
+    designs = train if split == "train" or not hold else hold
+    designs = prepare_designs(designs, workers)
+    if not designs:
+        raise ArtError(f"no {family} card art found on this machine (see datasets/README.md)")
+    return designs
+
+
+def render_random_scene(rng: np.random.Generator, family: str, designs: list[Design],
+                        back_designs: list[Design] | None = None, size: tuple[int, int] | None = None) -> Scene:
+    """One random training scene of ``family`` drawn with one of ``designs``."""
+    design = designs[int(rng.integers(len(designs)))]
+    pool = tuple(c for c in family_cards(family) if design.has(c))
+    backs = [d for d in (back_designs or designs) if has_back(d)]
+    if not backs:  # e.g. the Fournier scans: borrow any back of the family, or a French one
+        backs = [d for d in list_designs(family) if has_back(d)] or [d for d in list_designs("french")
+                                                                      if has_back(d)]
+    back = backs[int(rng.integers(len(backs)))]
+    placements, kind = random_layout(rng, pool)
+    w, h = size or SIZES[int(rng.integers(len(SIZES)))]
+    camera = random_camera(rng, kind, w, h)
+    return compose_scene(placements, camera, design=design, back_design=back,
+                         lighting=random_lighting(rng), rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
+
+
+def yolo_lines(scene: Scene) -> list[str]:
+    H, W = scene.image.shape[:2]
+    lines = []
+    for c in scene.cards:
+        if not c.labelled():
+            continue
+        x1, y1, x2, y2 = c.box
+        if x2 - x1 < 3 or y2 - y1 < 3:
+            continue
+        cls = 1 if c.card == "back" else 0
+        lines.append(f"{cls} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}")
+    return lines
+
+
+def _split_designs_cached(family: str, split: str) -> list[Design]:
+    """Designs of a split whose art is in the cache (prepared by build_dataset)."""
+    train, hold = split_designs(family)
+    designs = train if split == "train" or not hold else hold
+    return [d for d in designs if _fully_cached(d)]
+
+
+def _fully_cached(design: Design) -> bool:
+    from companion.synth.art import _cache_path
+
+    return all(_cache_path(design, c).is_file() for c in design.cards)
+
+
+def _worker(args: tuple[str, str, int, int, int, str, int]) -> list[str]:
+    family, split, start, stop, seed, out, crop = args
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    cv2.setNumThreads(1)
+    out_dir = Path(out)
+    designs = _split_designs_cached(family, split)
+    records = []
+    for i in range(start, stop):
+        rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
+        scene = render_random_scene(rng, family, designs)
+        stem = f"{family[:2]}{i:06d}"
+        cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
+        if crop:
+            for k, c in enumerate(scene.cards):
+                # The crop must be dominated by this card: a card mostly under others would
+                # teach the classifier the name of whatever covers it.
+                if c.card == "back" or c.visible < CROP_MIN_VISIBLE:
+                    continue
+                img = crop_card(scene.image, c.box, crop, rng)
+                if img is None:
+                    continue
+                d = out_dir / "cls" / split / c.card
+                d.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        records.append(json.dumps({
+            "image": f"images/{split}/{stem}.jpg",
+            "cards": [{"card": c.card, "box": [round(v, 2) for v in c.box],
+                       "corners": np.round(c.corners, 2).tolist(), "visible": round(c.visible, 3),
+                       "index_visible": round(c.index_visible, 3), "labelled": c.labelled()} for c in scene.cards],
+        }))
+    return records
+
+
+def build_dataset(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0,
+                  workers: int = 1, crop: int = CROP, start: int = 0) -> Path:
+    """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``."""
+    out = Path(out)
+    for sub in ("images", "labels", "cls"):
+        (out / sub / split).mkdir(parents=True, exist_ok=True)
+    (out / "scenes").mkdir(parents=True, exist_ok=True)
+    # Render the art first (once, cached, in parallel) so workers do not duplicate it.
+    designs_for(family, split, workers)
+    chunks = []
+    step = max(1, (n + workers * 4 - 1) // (workers * 4))
+    for a in range(start, start + n, step):
+        chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop))
+    with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
+        if workers <= 1:
+            for ch in chunks:
+                for r in _worker(ch):
+                    f.write(r + "\n")
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for recs in pool.map(_worker, chunks):
+                    for r in recs:
+                        f.write(r + "\n")
+    write_yaml(out)
+    return out
+
+
+def write_yaml(out: Path) -> Path:
+    path = out / "data.yaml"
+    path.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n  1: back\n"
+    )
+    return path
+
+
+def write_combined_yaml(root: str | Path, families: tuple[str, ...] = ("french", "spanish")) -> Path:
+    """``root/det.yaml``: one family-agnostic detection dataset over ``root/<family>/``."""
+    root = Path(root)
+    present = [f for f in families if (root / f / "images" / "train").is_dir()]
+    if not present:
+        raise FileNotFoundError(f"no family datasets under {root}")
+    train = "\n".join(f"  - {f}/images/train" for f in present)
+    val = "\n".join(f"  - {f}/images/val" for f in present if (root / f / "images" / "val").is_dir())
+    path = root / "det.yaml"
+    path.write_text(f"path: {root.resolve()}\ntrain:\n{train}\nval:\n{val}\nnames:\n  0: card\n  1: back\n")
+    return path

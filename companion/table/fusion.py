@@ -1,0 +1,408 @@
+"""Fusion: card and voice proposals merged by time into the table log.
+
+Proposals arrive late and out of order: a card is proposed when the tracker
+is sure of it, a few frames after it was put down; a call is proposed when
+the recogniser finishes the phrase.  Each carries the stream time ``t`` at
+which it *happened*, so fusion keeps them ``hold`` seconds in a buffer and
+releases them in ``t`` order.  Then:
+
+* confident and legal: applied to the engine and written to the log;
+* flagged (uncertain, wrong seat, a speech match the matcher wants
+  confirmed) or rejected by the engine: held as *pending*.  A pending
+  proposal blocks the ones after it, so the log never goes out of order;
+  it is resolved by :meth:`Fusion.confirm` / :meth:`Fusion.reject` (a key, a
+  button on the scoreboard, a spoken sim/não, sí/no) or, when nobody is at
+  the table (replay, demo), by a timeout policy;
+* impossible cards (not in the deck, already out) are *alerts*: shown, never
+  applied, and they never block.
+
+:meth:`Fusion.undo` retracts the last applied event at any time, and
+:meth:`Fusion.enter` applies a typed event.  Words are interpreted late, when they
+reach the head of the queue ``voice_hold`` seconds after they were said:
+by then the card put down just before "truco" has been recognised and
+applied, and the speech matcher judges the call against the right game.
+Only a yes/no answer jumps the queue, to resolve what is pending.  The
+tracker sees the game through :meth:`Fusion.view`: the engine with everything buffered and pending
+applied on a copy, so a card put down while a call is pending is given the
+seat that follows the call.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.table.engine_view import TableLog, illegal_error, view_of
+from companion.table.observations import Proposal, VoiceObservation, describe_event
+from companion.table.tracker import TableView
+
+
+@dataclass
+class FusionConfig:
+    hold: float = 0.15  # seconds a card proposal waits for earlier ones that arrive late
+    voice_hold: float = 1.0  # seconds heard words wait before they are interpreted (see below)
+    apply_confidence: float = 0.6  # a voice match below this is held even if the matcher said apply
+    pending_timeout: float | None = None  # unattended: resolve a pending proposal after this long
+    auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
+
+
+@dataclass
+class Applied:
+    """An event that went into the log, and when (stream and wall time)."""
+
+    event: dict[str, Any]
+    proposal: Proposal | None
+    stream_t: float
+    wall_t: float
+    outcomes: list[Any] = field(default_factory=list)
+    resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo
+
+
+Listener = Callable[[str, dict[str, Any]], None]
+# (t, words, game, something pending?, source) -> what the words mean
+Interpreter = Callable[[float, Any, Any, bool, str], VoiceObservation]
+
+
+class Fusion:
+    def __init__(self, log: TableLog, config: FusionConfig | None = None, first_dealer: int | None = None) -> None:
+        self.log = log
+        self.first_dealer = first_dealer
+        self.config = config or FusionConfig()
+        self.queue: list[Proposal] = []  # buffered + pending, sorted by t
+        self.pending_since: dict[int, float] = {}  # proposal id -> stream time it became pending
+        self.alerts: deque[Proposal] = deque(maxlen=8)
+        self.applied: list[Applied] = []
+        self.rejected: list[Proposal] = []
+        self.messages: deque[str] = deque(maxlen=12)
+        self.heard: deque[tuple[float, str]] = deque(maxlen=6)
+        self.listeners: list[Listener] = []
+        self.interpreter: Interpreter | None = None
+        self.now = 0.0
+        self._ids = 0
+        self._version = 0
+        self._view_cache: tuple[int, TableView] | None = None
+        self._game_cache: tuple[int, Any] | None = None
+
+    # --- plumbing ---------------------------------------------------------------------------
+    @property
+    def game(self) -> Any:
+        return self.log.game
+
+    def _emit(self, kind: str, **payload: Any) -> None:
+        for listener in self.listeners:
+            listener(kind, payload)
+
+    def _say(self, text: str) -> None:
+        self.messages.append(text)
+        self._emit("message", text=text)
+
+    def _changed(self) -> None:
+        self._version += 1
+
+    @property
+    def pending(self) -> list[Proposal]:
+        return [p for p in self.queue if p.id in self.pending_since]
+
+    def projected_game(self) -> Any:
+        """The engine with the buffered and pending proposals applied, on a
+        copy (the real game when nothing waits)."""
+        if self._game_cache and self._game_cache[0] == self._version:
+            return self._game_cache[1]
+        game = self.game
+        if self.queue:
+            game = copy.deepcopy(game)
+            for prop in self.queue:
+                if prop.words is not None or prop.event.get("seat") == -1 or "table_cleared" in prop.flags:
+                    continue  # words are not events yet; a cleared table is only a guess
+                try:
+                    game.apply(dict(prop.event))
+                except illegal_error():
+                    pass
+        self._game_cache = (self._version, game)
+        return game
+
+    def view(self) -> TableView:
+        """The game as the tracker should see it: applied events, then the
+        buffered and pending ones (tentatively)."""
+        if self._view_cache and self._view_cache[0] == self._version:
+            return self._view_cache[1]
+        view = view_of(self.projected_game(), self.first_dealer)
+        self._view_cache = (self._version, view)
+        return view
+
+    # --- input ------------------------------------------------------------------------------
+    def submit(self, proposal: Proposal) -> None:
+        self._ids += 1
+        proposal.id = self._ids
+        if proposal.emitted_t is None:
+            proposal.emitted_t = self.now
+        if not proposal.blocking:
+            self.alerts.append(proposal)
+            self._say(f"! {proposal.describe()}")
+            self._emit("alert", proposal=proposal)
+            return
+        index = len(self.queue)
+        while index > 0 and self.queue[index - 1].t > proposal.t and self.queue[index - 1].id not in self.pending_since:
+            index -= 1
+        self.queue.insert(index, proposal)
+        self._changed()
+
+    def hear(self, obs: VoiceObservation, record: bool = True) -> None:
+        """Words the speech layer already interpreted: calls become
+        proposals, yes/no answers resolve the oldest pending proposal."""
+        if obs.words and record:
+            self.heard.append((obs.t, obs.words))
+            self._emit("heard", t=obs.t, words=obs.words)
+        if obs.answer in ("yes", "no"):
+            if self.pending:
+                (self.confirm if obs.answer == "yes" else self.reject)(by="voice")
+            return
+        for item in obs.events:
+            event = {k: v for k, v in item.items() if k not in ("confidence", "decision", "t", "words")}
+            if "event" in item and isinstance(item["event"], dict):
+                event = dict(item["event"])
+            decision = item.get("decision", "apply")
+            conf = float(item.get("confidence", 1.0))
+            if decision == "ignore":
+                self._say(f"heard '{obs.words}' ({describe_event(event)}?), ignored")
+                continue
+            flags = []
+            if decision == "confirm":
+                flags.append("speech_confirm")
+            elif conf < self.config.apply_confidence:
+                flags.append("low_confidence")
+            t = float(item.get("t", obs.t))
+            self.submit(Proposal(event, t, conf, "voice", flags, f"heard '{obs.words}'" if obs.words else "",
+                                 True, self.now))
+
+    def hear_words(self, t: float, words: Any, source: str = "transcript") -> None:
+        """Words heard at ``t``, to be interpreted when their turn comes."""
+        if self.interpreter is None:
+            raise RuntimeError("fusion has no interpreter for words")
+        text = words if isinstance(words, str) else " ".join(getattr(w, "text", str(w)) for w in words)
+        self.heard.append((t, text))
+        self._emit("heard", t=t, words=text)
+        self.submit(Proposal({"type": "words"}, t, 1.0, source, [], f"heard '{text}'", True, self.now,
+                             words=words))
+
+    def _interpret(self, prop: Proposal, game: Any) -> VoiceObservation:
+        assert self.interpreter is not None
+        return self.interpreter(prop.t, prop.words, game, bool(self.pending), prop.source)
+
+    def _opening_call(self, prop: Proposal, obs: VoiceObservation) -> VoiceObservation:
+        """A call when no hand is running, in a variant without a vira: the
+        camera sees no start of the hand before the first card, but "truco"
+        before any card is played opens it.  If the words mean something once
+        a hand is dealt, the deal goes in first."""
+        view = view_of(self.game, self.first_dealer)
+        if view.in_hand or view.uses_vira or view.game_over:
+            return obs
+        deal = {"type": "hand", "dealer": view.next_dealer}
+        trial = copy.deepcopy(self.game)
+        try:
+            trial.apply(dict(deal))
+        except illegal_error():
+            return obs
+        opened = self._interpret(prop, trial)
+        if not opened.events:
+            return obs
+        self.submit(Proposal(deal, prop.t - 1e-3, 1.0, "voice", [], "a call opened the hand", True, self.now))
+        return opened
+
+    def _answers(self) -> None:
+        """Due words waiting behind a pending proposal: a yes/no resolves it."""
+        if not self.pending:
+            return
+        for prop in list(self.queue):
+            if prop.words is None or self.now < prop.t + self.config.voice_hold:
+                continue
+            obs = self._interpret(prop, self.projected_game())
+            if obs.answer in ("yes", "no") and not obs.events:
+                self.queue.remove(prop)
+                self._changed()
+                (self.confirm if obs.answer == "yes" else self.reject)(by="voice")
+                if not self.pending:
+                    return
+
+    # --- the clock --------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """Release what is due at stream time ``now``."""
+        self.now = max(self.now, now)
+        self._answers()
+        while self.queue:
+            head = self.queue[0]
+            if head.words is not None:
+                if self.now < head.t + self.config.voice_hold:
+                    return
+                self.queue.pop(0)
+                self._changed()
+                obs = self._interpret(head, self.game)
+                if not obs.events and obs.answer is None:
+                    obs = self._opening_call(head, obs)
+                self.hear(obs, record=False)
+                continue
+            if head.id in self.pending_since and self._swap_crossed(head):
+                continue
+            if head.id in self.pending_since:
+                timeout = self.config.pending_timeout
+                if timeout is not None and self.now - self.pending_since[head.id] >= timeout:
+                    if self.config.auto_action == "accept":
+                        self.confirm(by="timeout")
+                    else:
+                        self.reject(by="timeout")
+                    continue
+                return
+            hold = self.config.voice_hold if head.source in ("voice", "audio", "transcript") else self.config.hold
+            if self.now < head.t + hold:
+                return
+            if head.flags:
+                self._hold(head)
+                continue
+            self._try_apply(head, "auto")
+
+    def flush(self, now: float | None = None) -> None:
+        """End of the stream: release everything buffered."""
+        if now is not None:
+            self.now = max(self.now, now)
+        far = self.now + max(self.config.hold, self.config.voice_hold) + (self.config.pending_timeout or 0.0) + 1.0
+        saved = self.now
+        self.tick(far)
+        self.now = saved
+
+    def _swap_crossed(self, head: Proposal) -> bool:
+        """Two cards seen in the opposite order to the order they were put
+        down (the first one hidden by a hand a moment longer): each lies in
+        the zone of the seat the other was given.  Swap their seats and
+        order; nothing else about them was in doubt."""
+        if head.event.get("type") != "play" or head.flags != ["wrong_seat"]:
+            return False
+        later = next((p for p in self.queue[1:] if p.words is None), None)
+        if (later is None or later.event.get("type") != "play" or later.source != "vision"
+                or self.now < later.t + self.config.hold):
+            return False
+        if later.flags not in ([], ["wrong_seat"]) or head.zone is None or later.zone is None:
+            return False
+        if head.zone != later.event.get("seat") or later.zone != head.event.get("seat"):
+            return False
+        head.event["seat"], later.event["seat"] = later.event["seat"], head.event["seat"]
+        for prop in (head, later):
+            prop.flags = []
+            prop.reason = "seen after the next card: seats swapped by their zones"
+        self.pending_since.pop(head.id, None)
+        self.queue.remove(later)
+        self.queue.insert(0, later)
+        self._changed()
+        self._say("two cards were seen out of order: their seats follow their zones")
+        return True
+
+    def _hold(self, prop: Proposal) -> None:
+        if prop.id not in self.pending_since:
+            self.pending_since[prop.id] = self.now
+            self._changed()
+            self._say(f"? {prop.describe()} -- confirm or reject")
+            self._emit("pending", proposal=prop)
+
+    def _try_apply(self, prop: Proposal, by: str) -> bool:
+        try:
+            outcomes = self.log.record(prop.event, source=prop.source)
+        except illegal_error() as err:
+            if "illegal" not in prop.flags:
+                prop.flags.append("illegal")
+                prop.reason = (prop.reason + "; " if prop.reason else "") + str(err)
+            if by == "timeout":
+                return False
+            self._hold(prop)
+            return False
+        self.queue.remove(prop)
+        self.pending_since.pop(prop.id, None)
+        entry = Applied(dict(prop.event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
+        self.applied.append(entry)
+        self._changed()
+        self._say(f"{describe_event(prop.event)}" + ("" if by == "auto" else f" [{by}]"))
+        for outcome in outcomes or []:
+            text = getattr(outcome, "text", "")
+            if text:
+                self._say(f"  {text}")
+        self._emit("applied", entry=entry)
+        return True
+
+    # --- human answers ------------------------------------------------------------------------
+    def _pick(self, pid: int | None) -> Proposal | None:
+        pend = self.pending
+        if pid is None:
+            return pend[0] if pend else None
+        return next((p for p in pend if p.id == pid), None)
+
+    def confirm(self, by: str = "key", pid: int | None = None) -> bool:
+        """Apply a pending proposal (the oldest unless ``pid`` names one).  An
+        illegal one stays pending (the engine's message is shown) unless the
+        timeout resolves it."""
+        prop = self._pick(pid)
+        if prop is None:
+            self._say("nothing to confirm")
+            return False
+        if prop.event.get("seat") == -1:
+            self._say("this card has no seat: type the event instead")
+            if by == "timeout":
+                self._drop(prop, by)
+            return False
+        ok = self._try_apply(prop, "confirm" if by != "timeout" else "timeout")
+        if not ok:
+            if by == "timeout":
+                self._drop(prop, by)
+            else:
+                self._say(f"cannot apply: {prop.reason}")
+        return ok
+
+    def reject(self, by: str = "key", pid: int | None = None) -> bool:
+        prop = self._pick(pid)
+        if prop is None:
+            self._say("nothing to reject")
+            return False
+        self._drop(prop, by)
+        return True
+
+    def _drop(self, prop: Proposal, by: str) -> None:
+        self.queue.remove(prop)
+        self.pending_since.pop(prop.id, None)
+        self.rejected.append(prop)
+        self._changed()
+        self._say(f"rejected: {prop.describe()} [{by}]")
+        self._emit("rejected", proposal=prop)
+
+    def undo(self, by: str = "key") -> bool:
+        """Retract the last applied event (``undo`` goes into the log)."""
+        if not any(a.event.get("type") != "undo" for a in self.applied):
+            self._say("nothing to undo")
+            return False
+        try:
+            outcomes = self.log.undo(source=by)
+        except illegal_error() as err:
+            self._say(f"cannot undo: {err}")
+            return False
+        entry = Applied({"type": "undo"}, None, self.now, time.perf_counter(), list(outcomes or []), "undo")
+        self.applied.append(entry)
+        self._changed()
+        self._say("undone")
+        self._emit("applied", entry=entry)
+        return True
+
+    def enter(self, event: dict[str, Any], by: str = "typed") -> bool:
+        """Apply an event typed at the table, now, ahead of anything buffered."""
+        if event.get("type") == "undo":
+            return self.undo(by)
+        try:
+            outcomes = self.log.record(event, source=by)
+        except illegal_error() as err:
+            self._say(f"rejected typed event: {err}")
+            return False
+        entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "typed")
+        self.applied.append(entry)
+        self._changed()
+        self._say(f"{describe_event(event)} [typed]")
+        self._emit("applied", entry=entry)
+        return True

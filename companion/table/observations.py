@@ -1,0 +1,230 @@
+"""Plain data passed between the perception layers and the table tracker.
+
+Everything here is serialisable to JSON so that a detection stream can be
+recorded once (from a camera, a video or a rendered session) and replayed
+into the tracker in tests without a detector, and so that a session's
+proposals can be written beside its table log for evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+BACK = "back"  # label of a face-down card (the deck, or a covered play)
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card seen in one frame: its notation (or ``"back"``), how sure the
+    detector is, and where it lies."""
+
+    label: str
+    confidence: float
+    box: Box
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    @property
+    def size(self) -> float:
+        """A length scale for the card (geometric mean of the box sides)."""
+        x1, y1, x2, y2 = self.box
+        return max(1.0, ((x2 - x1) * (y2 - y1)) ** 0.5)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "confidence": round(float(self.confidence), 4),
+                "box": [round(float(v), 1) for v in self.box]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Detection:
+        box = tuple(float(v) for v in data["box"])
+        if len(box) != 4:
+            raise ValueError(f"a detection box needs 4 numbers, got {data['box']!r}")
+        return cls(str(data["label"]), float(data["confidence"]), box)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class FrameDetections:
+    """Everything the detector found in the frame taken at stream time ``t``
+    (seconds from the start of the session)."""
+
+    t: float
+    detections: tuple[Detection, ...] = ()
+    frame_index: int | None = None
+    image_size: tuple[int, int] | None = None  # (width, height)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": round(self.t, 4), "detections": [d.to_dict() for d in self.detections]}
+        if self.frame_index is not None:
+            out["frame"] = self.frame_index
+        if self.image_size is not None:
+            out["size"] = list(self.image_size)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FrameDetections:
+        size = data.get("size")
+        return cls(
+            t=float(data["t"]),
+            detections=tuple(Detection.from_dict(d) for d in data.get("detections", ())),
+            frame_index=data.get("frame"),
+            image_size=(int(size[0]), int(size[1])) if size else None,
+        )
+
+
+@dataclass(frozen=True)
+class VoiceObservation:
+    """Something heard at stream time ``t``.
+
+    ``words`` is what the recogniser (or a timed transcript) gave.  ``events``
+    are table-log events the speech layer matched, each with its own
+    ``confidence`` and ``decision`` (``apply`` / ``confirm`` / ``ignore``);
+    ``answer`` is ``"yes"`` / ``"no"`` when the words were a confirmation
+    word (sim / não, sí / no) rather than a call.
+    """
+
+    t: float
+    words: str = ""
+    events: tuple[dict[str, Any], ...] = ()
+    answer: str | None = None
+    t_end: float | None = None
+    source: str = "transcript"  # "audio" | "transcript"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in asdict(self).items() if v not in (None, (), "")}
+        out["t"] = round(self.t, 4)
+        out["events"] = list(self.events)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> VoiceObservation:
+        return cls(
+            t=float(data["t"]),
+            words=str(data.get("words", data.get("text", ""))),
+            events=tuple(data.get("events", ())),
+            answer=data.get("answer"),
+            t_end=data.get("t_end"),
+            source=str(data.get("source", "transcript")),
+        )
+
+
+@dataclass
+class Proposal:
+    """A table-log event someone (the tracker, the speech layer, a key) says
+    happened at stream time ``t``, with how sure it is and why it may need a
+    human's word before it goes into the log.
+
+    ``flags`` name the doubts: ``low_confidence``, ``wrong_seat``, ``no_turn``,
+    ``duplicate``, ``not_in_deck``, ``vira_outside_centre``, ``table_cleared``,
+    ``speech_confirm``, ``illegal``.  A *blocking* proposal holds every later
+    one until it is confirmed or rejected (the log never goes out of order);
+    a non-blocking one (an impossible card) is only shown.
+    """
+
+    event: dict[str, Any]
+    t: float
+    confidence: float = 1.0
+    source: str = "vision"
+    flags: list[str] = field(default_factory=list)
+    reason: str = ""
+    blocking: bool = True
+    emitted_t: float | None = None
+    id: int = 0
+    box: Box | None = None
+    words: Any = None  # heard words not yet interpreted (``event`` is then {"type": "words"})
+    zone: int | None = None  # seat zone a card lies in (-1: the middle), for the seat check
+
+    @property
+    def sure(self) -> bool:
+        return not self.flags
+
+    def describe(self) -> str:
+        text = describe_event(self.event)
+        if self.reason:
+            text += f" ({self.reason})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["words"] = None if self.words is None else str(self.words)
+        out["t"] = round(self.t, 4)
+        out["confidence"] = round(self.confidence, 4)
+        if self.emitted_t is not None:
+            out["emitted_t"] = round(self.emitted_t, 4)
+        return out
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """A short human reading of a table-log event, for screens and prints."""
+    kind = event.get("type", "?")
+    seat = event.get("seat")
+    who = f"seat {seat}" if seat is not None else (f"team {event['team']}" if "team" in event else "")
+    if kind == "play":
+        card = "a covered card" if event.get("covered") else event.get("card", "?")
+        return f"{who} plays {card}"
+    if kind == "hand":
+        vira = f", vira {event['vira']}" if event.get("vira") else ""
+        return f"new hand, dealer {event.get('dealer')}{vira}"
+    if kind == "raise":
+        return f"{who} raises" + (f" to {event['to']}" if "to" in event else "")
+    if kind in ("envido", "flor"):
+        return f"{who} calls {event.get('kind', kind).replace('_', ' ')}"
+    if kind == "points":
+        return f"{who} has {event.get('points')}"
+    if kind == "eleven":
+        return f"{who} decides to {event.get('decision')}"
+    if kind == "note":
+        return f"note: {event.get('text', '')}"
+    if kind == "undo":
+        return "undo"
+    return f"{who} {kind}".strip()
+
+
+# --- recorded detection streams -------------------------------------------------------------
+
+def write_stream(path: str | Path, frames: Iterable[FrameDetections], **header: Any) -> None:
+    """Write a detection stream as JSON Lines: an optional header line
+    (``{"stream": {...}}``) then one frame per line."""
+    with open(path, "w", encoding="utf-8") as fh:
+        if header:
+            fh.write(json.dumps({"stream": header}) + "\n")
+        for frame in frames:
+            fh.write(json.dumps(frame.to_dict()) + "\n")
+
+
+def read_stream(path: str | Path) -> tuple[dict[str, Any], list[FrameDetections]]:
+    """Read a stream written by :func:`write_stream` (header, frames)."""
+    header: dict[str, Any] = {}
+    frames: list[FrameDetections] = []
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}:{lineno}: not JSON: {err}") from None
+        if "stream" in data:
+            header = data["stream"]
+        else:
+            frames.append(FrameDetections.from_dict(data))
+    return header, frames
+
+
+def iter_timeline(frames: Sequence[FrameDetections],
+                  voices: Sequence[VoiceObservation]) -> Iterator[FrameDetections | VoiceObservation]:
+    """Frames and voice observations merged by time (voice first on ties, so
+    a word said at the instant a frame is taken is known when it is read)."""
+    items: list[tuple[float, int, int, FrameDetections | VoiceObservation]] = []
+    items += [(v.t, 0, i, v) for i, v in enumerate(voices)]
+    items += [(f.t, 1, i, f) for i, f in enumerate(frames)]
+    items.sort(key=lambda x: (x[0], x[1], x[2]))
+    for *_, item in items:
+        yield item

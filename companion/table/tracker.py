@@ -1,0 +1,412 @@
+"""Table tracker: per-frame card detections become proposed table-log events.
+
+The tracker is pure: it sees detection frames and a :class:`TableView` (what
+the engine, with everything already proposed, says about the table: whose
+turn it is, which cards are out, whether a hand is running) and hands
+:class:`~companion.table.observations.Proposal` objects to a ``submit``
+callback.  It never touches the engine, so it can be tested on recorded
+detection streams with a fake view.
+
+How a detection becomes an event:
+
+* Detections are associated with *tracks* frame to frame by box overlap,
+  whatever label the detector gave this time; a track's label is the
+  confidence-weighted vote of its detections.  A card counts once it was
+  seen in ``min_frames`` frames (hysteresis: a single false positive never
+  counts, a card flickering out for a few frames keeps its track).
+* Every card accounted for in a hand leaves an *anchor* (label + place).  A
+  track that becomes stable on an anchor is the same card seen again (after
+  an occlusion, a flicker longer than the track's patience) and is silent.
+* A stable face-up card then becomes, in order: the vira (no hand running,
+  variant turns a vira, card in the middle of the table), the first play of a
+  new hand (no vira in the variant), or a play of the seat whose turn the
+  engine says it is.  A back in the middle is the deck; a back in a seat zone
+  during a hand is a covered play.
+* Doubts become flags, never silent fixes: a card not in the variant's deck
+  or already out in this hand (``not_in_deck``, ``duplicate``: shown, not
+  applied), a card lying in another seat's zone than the turn says
+  (``wrong_seat``), a card when no seat is due (``no_turn``), a weak vote
+  (``low_confidence``), a vira outside the middle.
+* A hand ends when the engine says so; the table emptied while the engine
+  still has the hand running proposes the hand's end (a fold, or a refusal of
+  the open bet) for confirmation, since a camera cannot tell a fold from a
+  hand sweeping over the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal
+from companion.table.zones import CENTRE, Zones, auto_calibration
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the tracker needs to know about the game (see ``engine_view``)."""
+
+    players: int
+    deck: frozenset[str]
+    uses_vira: bool
+    in_hand: bool  # a hand was dealt and is not over
+    turn: int | None  # seat due to play, None while a bet waits for an answer
+    played: frozenset[str]  # face-up cards out in the current hand, the vira included
+    next_dealer: int  # dealer of the next hand to start
+    game_over: bool = False
+    hand_number: int = 0  # how many hands were dealt so far
+    answering_seat: int | None = None  # seat that must answer an open bet
+    cards_this_hand: int = 0  # plays made in the current hand (covered ones too)
+    mano: int | None = None
+
+
+@dataclass
+class TrackerConfig:
+    min_frames: int = 3  # detections before a card counts
+    min_detection_confidence: float = 0.3  # weaker detections are ignored
+    apply_confidence: float = 0.6  # below: proposal flagged low_confidence
+    min_vote_share: float = 0.6  # the winning label's share of a track's detections
+    iou_match: float = 0.3  # association of a detection with a track
+    track_patience: float = 0.8  # seconds a track survives unseen (a hand over the card, a flicker)
+    anchor_iou: float = 0.25  # a stable track this close to an anchor is that card
+    relabel_iou: float = 0.6  # ... even under another label when this close
+    stale_seconds: float = 3.0  # anchors of a finished hand expire this long after last seen
+    reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
+    cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
+    zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
+
+
+def iou(a: Box, b: Box) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    if inter <= 0:
+        return 0.0
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0
+
+
+def _center(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0)
+
+
+def _size(box: Box) -> float:
+    return max(1.0, ((box[2] - box[0]) * (box[3] - box[1])) ** 0.5)
+
+
+@dataclass
+class Track:
+    id: int
+    box: Box
+    first_t: float
+    last_t: float
+    hits: int = 0
+    missed: int = 0
+    votes: dict[str, float] = field(default_factory=dict)  # label -> summed confidence
+    counts: dict[str, int] = field(default_factory=dict)
+    decided: bool = False
+    anchor: Anchor | None = None
+
+    def add(self, det: Detection, t: float) -> None:
+        self.box = det.box
+        self.last_t = t
+        self.hits += 1
+        self.missed = 0
+        self.votes[det.label] = self.votes.get(det.label, 0.0) + det.confidence
+        self.counts[det.label] = self.counts.get(det.label, 0) + 1
+
+    @property
+    def label(self) -> str:
+        return max(self.votes, key=lambda k: self.votes[k])
+
+    @property
+    def confidence(self) -> float:
+        """Mean confidence of the winning label times its share of the hits."""
+        label = self.label
+        n = self.counts[label]
+        return (self.votes[label] / n) * (n / self.hits)
+
+    @property
+    def share(self) -> float:
+        return self.counts[self.label] / self.hits
+
+
+@dataclass
+class Anchor:
+    """A card the tracker has accounted for: where it lay and what it was."""
+
+    label: str
+    box: Box
+    kind: str  # vira | play | covered | deck | flagged | ignored | finished (of a hand that is over)
+    epoch: int
+    last_t: float
+    track_id: int | None = None
+
+
+Submit = Callable[[Proposal], None]
+ViewFn = Callable[[], TableView]
+
+
+class TableTracker:
+    """Feed frames with :meth:`update`; proposals go to ``submit``."""
+
+    def __init__(self, zones: Zones | None = None, config: TrackerConfig | None = None,
+                 players: int = 4) -> None:
+        self.config = config or TrackerConfig()
+        self.zones = zones
+        self.players = players
+        self.tracks: list[Track] = []
+        self.anchors: list[Anchor] = []
+        self.epoch = 0  # increases when the table is cleared
+        self._next_id = 1
+        self._empty_since: float | None = None
+        self._had_cards = False
+        self._cleared_reported = False
+        self._last_hand_number: int | None = None
+        self._hand_live = False
+        self.last_frame: FrameDetections | None = None
+        self.events: list[str] = []  # human-readable log of what the tracker decided (for screens)
+
+    # --- association --------------------------------------------------------------------
+    def _associate(self, frame: FrameDetections) -> None:
+        cfg = self.config
+        dets = [d for d in frame.detections if d.confidence >= cfg.min_detection_confidence]
+        pairs = []
+        for ti, track in enumerate(self.tracks):
+            for di, det in enumerate(dets):
+                overlap = iou(track.box, det.box)
+                if overlap >= cfg.iou_match:
+                    # prefer the same label when two detections overlap one track
+                    bonus = 0.05 if det.label in track.votes else 0.0
+                    pairs.append((overlap + bonus, ti, di))
+        pairs.sort(reverse=True)
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        for _, ti, di in pairs:
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            self.tracks[ti].add(dets[di], frame.t)
+        for ti, track in enumerate(self.tracks):
+            if ti not in used_t:
+                track.missed += 1
+        for di, det in enumerate(dets):
+            if di not in used_d:
+                track = Track(self._next_id, det.box, frame.t, frame.t)
+                self._next_id += 1
+                track.add(det, frame.t)
+                self.tracks.append(track)
+        kept = []
+        for track in self.tracks:
+            if frame.t - track.last_t > cfg.track_patience:
+                continue
+            kept.append(track)
+        self.tracks = kept
+        for track in self.tracks:
+            if track.anchor is not None and track.missed == 0:
+                track.anchor.last_t = frame.t
+                track.anchor.box = track.box
+
+    # --- geometry -----------------------------------------------------------------------
+    def _ensure_zones(self, frame: FrameDetections) -> None:
+        if self.zones is None and frame.image_size is not None:
+            self.zones = Zones(auto_calibration(frame.image_size, self.players))
+        elif self.zones is not None and frame.image_size is not None:
+            cal = self.zones.cal
+            if cal.image_size is not None and tuple(cal.image_size) != tuple(frame.image_size):
+                self.zones = Zones(cal.scaled_to(frame.image_size))
+
+    def _zone(self, box: Box) -> int | None:
+        if self.zones is None:
+            return None
+        return self.zones.zone_of(_center(box))
+
+    def _find_anchor(self, track: Track) -> Anchor | None:
+        cfg = self.config
+        best: tuple[float, Anchor] | None = None
+        for anchor in self.anchors:
+            overlap = iou(anchor.box, track.box)
+            same = anchor.label == track.label
+            near = math.dist(_center(anchor.box), _center(track.box)) <= 0.35 * _size(anchor.box)
+            relabel = overlap >= cfg.relabel_iou and anchor.kind != "finished"
+            if (same and (overlap >= cfg.anchor_iou or near)) or relabel:
+                score = overlap + (0.5 if same else 0.0)
+                if best is None or score > best[0]:
+                    best = (score, anchor)
+        return best[1] if best else None
+
+    def _anchor(self, track: Track, kind: str) -> Anchor:
+        anchor = Anchor(track.label, track.box, kind, self.epoch, track.last_t, track.id)
+        self.anchors.append(anchor)
+        track.anchor = anchor
+        track.decided = True
+        return anchor
+
+    # --- the frame loop -------------------------------------------------------------------
+    def update(self, frame: FrameDetections, view: ViewFn, submit: Submit) -> None:
+        """Take one frame of detections; propose what it shows."""
+        self.last_frame = frame
+        self._ensure_zones(frame)
+        self._associate(frame)
+        current = view()
+        self._expire_anchors(frame.t, current)
+        self._check_cleared(frame, current, submit)
+        ready = [t for t in self.tracks if not t.decided and t.hits >= self.config.min_frames]
+        ready.sort(key=lambda t: (t.first_t, t.id))
+        for track in ready:
+            if track.share < 1.0 and track.hits < 2 * self.config.min_frames:
+                continue  # the detector changed its mind about this card: give it a few more frames
+            self._decide(track, frame.t, view, submit)
+
+    def _expire_anchors(self, now: float, current: TableView) -> None:
+        """Cards of a finished hand may still lie on the table for a while:
+        they stay anchors (so seeing them again proposes nothing), but only
+        under their own label, until they have been gone ``stale_seconds``."""
+        hand_changed = self._last_hand_number is not None and current.hand_number != self._last_hand_number
+        if hand_changed or (self._hand_live and not current.in_hand):
+            for anchor in self.anchors:
+                if anchor.kind != "deck":
+                    anchor.kind = "finished"
+        self._last_hand_number = current.hand_number
+        self._hand_live = current.in_hand
+        self.anchors = [a for a in self.anchors
+                        if a.kind != "finished" or now - a.last_t <= self.config.stale_seconds]
+
+    def _check_cleared(self, frame: FrameDetections, current: TableView, submit: Submit) -> None:
+        cfg = self.config
+        # only cards the tracker believes in count: one false positive must
+        # not make an empty table look full (and then "cleared")
+        on_table = any(
+            t.decided and t.missed == 0 and not (t.anchor is not None and t.anchor.kind == "deck")
+            for t in self.tracks)
+        if on_table:
+            self._empty_since = None
+            self._had_cards = True
+            self._cleared_reported = False
+            return
+        if self._empty_since is None:
+            self._empty_since = frame.t
+        empty_for = frame.t - self._empty_since
+        if not self._had_cards:
+            return
+        if not current.in_hand:
+            if empty_for >= cfg.reset_seconds:
+                self._had_cards = False
+                self.anchors = [a for a in self.anchors if a.kind == "deck"]
+                self.epoch += 1
+                self.events.append(f"{frame.t:.2f}s table cleared")
+            return
+        if empty_for < cfg.cleared_seconds:
+            return
+        # the table was cleared while the engine still has the hand running
+        self._had_cards = False
+        self.anchors = [a for a in self.anchors if a.kind == "deck"]
+        self.epoch += 1
+        self.events.append(f"{frame.t:.2f}s table cleared during the hand")
+        if not current.game_over and not self._cleared_reported and current.cards_this_hand > 0:
+            self._cleared_reported = True
+            if current.answering_seat is not None:
+                event: dict[str, Any] = {"type": "refuse", "seat": current.answering_seat}
+            else:
+                seat = current.turn if current.turn is not None else (current.mano or 0)
+                event = {"type": "fold", "seat": seat}
+            submit(Proposal(event, frame.t, 0.5, "vision", ["table_cleared"],
+                            "table cleared before the hand ended", True, frame.t))
+
+    def _decide(self, track: Track, now: float, view: ViewFn, submit: Submit) -> None:
+        current = view()
+        anchor = self._find_anchor(track)
+        if anchor is not None:
+            track.anchor = anchor
+            track.decided = True
+            anchor.track_id = track.id
+            anchor.last_t = track.last_t
+            return
+        label = track.label
+        conf = track.confidence
+        zone = self._zone(track.box)
+        t = track.first_t
+
+        def propose(event: dict[str, Any], flags: list[str], reason: str = "", blocking: bool = True) -> None:
+            if conf < self.config.apply_confidence and "low_confidence" not in flags:
+                flags = flags + ["low_confidence"]
+                reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
+            submit(Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone))
+
+        if current.game_over:
+            self._anchor(track, "ignored")
+            return
+
+        if label == BACK:
+            if zone == CENTRE or zone is None and not current.in_hand:
+                self._anchor(track, "deck")
+                if self.zones is not None and self.zones.cal.source == "auto" and not current.in_hand:
+                    self._recentre(track.box)
+                return
+            if not current.in_hand:
+                self._anchor(track, "ignored")  # cards dealt face down, not yet in play
+                return
+            self._anchor(track, "covered")
+            self._propose_play(track, {"type": "play", "covered": True}, zone, current, propose)
+            return
+
+        if label not in current.deck:
+            self._anchor(track, "flagged")
+            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
+                    ["not_in_deck"], f"{label} is not in this variant's deck", blocking=False)
+            return
+        if label in current.played:
+            self._anchor(track, "flagged")
+            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
+                    ["duplicate"], f"{label} is already out in this hand", blocking=False)
+            return
+
+        if not current.in_hand:
+            if current.uses_vira:
+                self._anchor(track, "vira")
+                flags = [] if zone in (CENTRE, None) else ["vira_outside_centre"]
+                propose({"type": "hand", "dealer": current.next_dealer, "vira": label}, flags,
+                        "" if not flags else "first card of the hand lies in a seat zone")
+                return
+            submit(Proposal({"type": "hand", "dealer": current.next_dealer}, t, 1.0, "vision", [],
+                            "first card of a new hand", True, now))
+            dealt = view()
+            current = dealt if dealt.in_hand else _after_deal(current)
+        self._anchor(track, "play")
+        self._propose_play(track, {"type": "play", "card": label}, zone, current, propose)
+
+    def _propose_play(self, track: Track, event: dict[str, Any], zone: int | None, current: TableView,
+                      propose: Callable[..., None]) -> None:
+        flags: list[str] = []
+        reason = ""
+        seat = current.turn
+        if seat is None:
+            seat = zone if zone not in (None, CENTRE) else -1
+            flags.append("no_turn")
+            reason = "no seat is due to play (a bet waits for an answer?)"
+        elif zone not in (None, CENTRE) and zone != seat and self.zones is not None:
+            if self.zones.angular_offset(_center(track.box), seat) > self.config.zone_margin:
+                flags.append("wrong_seat")
+                reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
+        event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
+        propose(event, flags, reason)
+
+    def _recentre(self, box: Box) -> None:
+        """Automatic zones: the deck marks the table centre better than the image centre."""
+        assert self.zones is not None
+        cal = self.zones.cal
+        cx, cy = _center(box)
+        size = cal.image_size or (int(2 * cx), int(2 * cy))
+        if math.dist((cx, cy), (size[0] / 2, size[1] / 2)) < 0.25 * min(size):
+            self.zones = Zones(auto_calibration(size, cal.players, (cx, cy)))
+
+
+def _after_deal(view: TableView) -> TableView:
+    """The view right after a ``hand`` event, for proposing the first play of a
+    hand without a vira before the engine has seen the deal."""
+    mano = (view.next_dealer + 1) % view.players
+    return TableView(view.players, view.deck, view.uses_vira, True, mano, frozenset(), view.next_dealer,
+                     view.game_over, view.hand_number + 1, None, 0, mano)

@@ -1,0 +1,188 @@
+"""Train the card models from scratch on CPU, resumably, and export them to ONNX.
+
+Stages (run one at a time; ``pipeline`` chains them and skips finished ones):
+
+- ``detect``: a YOLO26n detector with two classes (0 card face up, 1 back),
+  whole-card boxes, family-agnostic, at imgsz 320;
+- ``classify``: a YOLO26n-cls classifier per family on 96x96 squashed crops of
+  face-up cards (52 French / 48 Spanish classes);
+- ``export``: best weights -> ONNX in ``models/`` (what the companion runs).
+
+Every stage writes ultralytics' ``last.pt``/``best.pt`` and ``results.csv``
+under ``--runs`` (outside the repository); ``--resume`` continues a stage from
+its ``last.pt`` after the session or the machine died.  torch and ultralytics
+are imported lazily: they come with the ``train`` extra only.
+
+    python -m companion.training.train pipeline --data /work/data --runs /work/train-runs
+    python -m companion.training.train pipeline --data /work/data --runs /work/train-runs --resume
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from companion.paths import models_dir
+
+DETECTOR_FILE = "card-detector.onnx"
+
+
+def classifier_file(family: str) -> str:
+    return f"card-classifier-{family}.onnx"
+
+
+def _setup_ultralytics(runs: Path) -> None:
+    """Offline, quiet, both cores (see shared/notes/training-on-cpu.md)."""
+    cfg = runs / "ultralytics-config"
+    font_dir = cfg / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "0")
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(cfg))
+    font = font_dir / "Arial.ttf"
+    if not font.exists():
+        try:
+            import matplotlib
+
+            src = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+            shutil.copy(src, font)
+        except Exception:  # no matplotlib: ultralytics only uses the font for plots
+            pass
+    import ultralytics.utils.torch_utils as tu
+
+    tu.NUM_THREADS = int(os.environ.get("TRAIN_THREADS", "2"))
+    import torch
+
+    torch.set_num_threads(tu.NUM_THREADS)
+
+
+def _log(runs: Path, msg: str) -> None:
+    line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {msg}"
+    print(line, flush=True)
+    with open(runs / "pipeline.log", "a") as f:
+        f.write(line + "\n")
+
+
+def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: int = 30, imgsz: int = 320,
+                   batch: int = 16, resume: bool = False) -> Path:
+    _setup_ultralytics(runs)
+    from ultralytics import YOLO
+
+    last = runs / name / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    else:
+        model = YOLO("yolo26n.yaml")
+        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
+                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
+                    close_mosaic=max(1, epochs // 5), patience=100, plots=False, amp=False,
+                    degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0, verbose=True, seed=0)
+    return runs / name / "weights" / "best.pt"
+
+
+def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, imgsz: int = 96,
+                     batch: int = 64, resume: bool = False) -> Path:
+    _setup_ultralytics(runs)
+    from ultralytics import YOLO
+
+    last = runs / name / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    else:
+        model = YOLO("yolo26n-cls.yaml")
+        # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
+        model.train(data=str(data_dir), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
+                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
+                    fliplr=0.0, scale=0.25, erasing=0.2, patience=100, plots=False, amp=False,
+                    verbose=True, seed=0)
+    return runs / name / "weights" / "best.pt"
+
+
+def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
+    """Export ``weights`` to ONNX at ``out`` (end-to-end YOLO26 head, no NMS needed)."""
+    _setup_ultralytics(runs)
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    kwargs = {"format": "onnx", "imgsz": imgsz, "simplify": True, "dynamic": False}
+    if model.task == "detect":
+        kwargs["nms"] = False
+    else:  # classify every card of a frame in one call
+        kwargs["dynamic"] = True
+    path = Path(model.export(**kwargs))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, out)
+    return out
+
+
+def _done(runs: Path, name: str) -> bool:
+    return (runs / name / "DONE").exists()
+
+
+def _mark_done(runs: Path, name: str, info: dict) -> None:
+    (runs / name).mkdir(parents=True, exist_ok=True)
+    (runs / name / "DONE").write_text(json.dumps(info) + "\n")
+
+
+def pipeline(args: argparse.Namespace) -> int:
+    runs, data = Path(args.runs), Path(args.data)
+    runs.mkdir(parents=True, exist_ok=True)
+    models = Path(args.models) if args.models else models_dir()
+    stages = [s.strip() for s in args.stages.split(",") if s.strip()]
+    for stage in stages:
+        if _done(runs, stage) and not args.force:
+            _log(runs, f"{stage}: already done, skipping")
+            continue
+        _log(runs, f"{stage}: start (resume={args.resume})")
+        t0 = time.time()
+        if stage == "detect":
+            best = train_detector(data / "det.yaml", runs, "detect", args.det_epochs, args.det_imgsz,
+                                  resume=args.resume)
+            export_onnx(best, models / DETECTOR_FILE, args.det_imgsz, runs)
+        elif stage.startswith("classify-"):
+            family = stage.split("-", 1)[1]
+            best = train_classifier(data / family / "cls", runs, stage, args.cls_epochs, args.cls_imgsz,
+                                    resume=args.resume)
+            export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
+        else:
+            raise SystemExit(f"unknown stage {stage}")
+        _mark_done(runs, stage, {"seconds": round(time.time() - t0)})
+        _log(runs, f"{stage}: done in {time.time() - t0:.0f}s, exported to {models}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m companion.training.train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    pp = sub.add_parser("pipeline", help="detect, then classify-french, then classify-spanish (resumable)")
+    pp.add_argument("--data", required=True, help="dataset root: det.yaml, french/cls, spanish/cls")
+    pp.add_argument("--runs", default="/work/train-runs")
+    pp.add_argument("--models", default=None, help="where to export ONNX (default: the repo's models/)")
+    pp.add_argument("--stages", default="detect,classify-french,classify-spanish")
+    pp.add_argument("--det-epochs", type=int, default=30)
+    pp.add_argument("--det-imgsz", type=int, default=320)
+    pp.add_argument("--cls-epochs", type=int, default=20)
+    pp.add_argument("--cls-imgsz", type=int, default=96)
+    pp.add_argument("--resume", action="store_true", help="continue each unfinished stage from its last.pt")
+    pp.add_argument("--force", action="store_true", help="rerun stages marked DONE")
+    pp.set_defaults(func=pipeline)
+    pe = sub.add_parser("export", help="export a checkpoint to ONNX")
+    pe.add_argument("weights")
+    pe.add_argument("out")
+    pe.add_argument("--imgsz", type=int, required=True)
+    pe.add_argument("--runs", default="/work/train-runs")
+    pe.set_defaults(func=lambda a: (export_onnx(Path(a.weights), Path(a.out), a.imgsz, Path(a.runs)), 0)[1])
+    args = p.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

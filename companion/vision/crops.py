@@ -1,0 +1,38 @@
+"""The classifier's view of a card, shared by dataset building and inference."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP = 96
+
+
+def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
+              rng: np.random.Generator | None = None) -> np.ndarray | None:
+    """The card's box (jittered when ``rng`` is given), padded 3 %, squashed to size x size.
+
+    Training crops (with ``rng``, mimicking a detector's box error) and inference
+    crops (without) go through this one function so they look alike.
+    Returns None when the box is degenerate or outside the image.
+    """
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if w < 4 or h < 4:
+        return None
+    if rng is not None:
+        jx = rng.uniform(-0.06, 0.06, 2) * w
+        jy = rng.uniform(-0.06, 0.06, 2) * h
+        x1, x2 = x1 + jx[0], x2 + jx[1]
+        y1, y2 = y1 + jy[0], y2 + jy[1]
+    pad = 0.03
+    x1, x2 = x1 - pad * w, x2 + pad * w
+    y1, y2 = y1 - pad * h, y2 + pad * h
+    H, W = image.shape[:2]
+    xi1, yi1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
+    xi2, yi2 = int(min(W, np.ceil(x2))), int(min(H, np.ceil(y2)))
+    if xi2 - xi1 < 4 or yi2 - yi1 < 4:
+        return None
+    crop = image[yi1:yi2, xi1:xi2]
+    interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
+    return cv2.resize(crop, (size, size), interpolation=interp)

@@ -1,0 +1,234 @@
+"""Find cards in a camera frame: which lie face up (rank and suit), which face down.
+
+Two ONNX models run under onnxruntime (no torch at run time):
+
+1. ``card-detector.onnx``: YOLO26n, 2 classes (0 face-up card, 1 back),
+   whole-card boxes, family-agnostic, input 320x320 letterboxed;
+2. ``card-classifier-<family>.onnx``: YOLO26n-cls on the card's box squashed to
+   96x96 (see :func:`companion.vision.crops.crop_card`), one class per card in
+   TABLE-LOG notation.
+
+Detect-then-classify was chosen because a from-scratch detector with 53
+classes learns far too slowly on 2 CPU cores; a 2-class detector plus a small
+crop classifier learns in hours (see models/README.md).
+
+    det = CardDetector("french")
+    for d in det.detect(frame_bgr):
+        print(d.card, d.confidence, d.box)
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.paths import models_dir as default_models_dir
+from companion.vision.crops import CROP, crop_card
+
+DETECTOR_FILE = "card-detector.onnx"
+FAMILIES = ("french", "spanish")
+
+
+def classifier_file(family: str) -> str:
+    return f"card-classifier-{family}.onnx"
+
+
+class ModelError(RuntimeError):
+    """Weights are missing, unreadable or not the expected model."""
+
+
+class ImageError(RuntimeError):
+    """An input image is missing or cannot be decoded."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card found in a frame.
+
+    ``card``: TABLE-LOG notation ("QH", "10D", "7E") or "back";
+    ``confidence``: detector score times classifier probability, in [0, 1];
+    ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image;
+    ``rank_confidence``: classifier probability alone (1.0 for backs).
+    """
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    rank_confidence: float = 1.0
+
+    def to_dict(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box]}
+
+
+def _session(path: Path, threads: int):
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    import onnxruntime as ort
+
+    try:
+        ort.disable_telemetry_events()
+    except AttributeError:
+        pass
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path} (expected the shipped weights in models/, "
+                         f"or set COMPANION_MODELS)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
+        raise ModelError(f"cannot load model {path}: {str(exc).splitlines()[0][:200]}") from None
+
+
+def _names(session) -> dict[int, str]:
+    meta = session.get_modelmeta().custom_metadata_map
+    if "names" not in meta:
+        raise ModelError("model has no class names in its metadata (not an ultralytics export?)")
+    try:
+        return {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
+    except (ValueError, SyntaxError) as exc:
+        raise ModelError(f"unreadable class names in model metadata: {exc}") from None
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping aspect, pad to size x size with grey 114 (as ultralytics does)."""
+    h, w = image.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))
+    return out, r, (left, top)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    x1 = np.maximum(a[0], b[:, 0])
+    y1 = np.maximum(a[1], b[:, 1])
+    x2 = np.minimum(a[2], b[:, 2])
+    y2 = np.minimum(a[3], b[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
+    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
+
+
+class CardDetector:
+    """Detector + per-family classifier, loaded once, called per frame.
+
+    ``family``: "french" or "spanish" (which classifier names the cards);
+    ``models_dir``: folder with the ONNX files (default: the shipped ``models/``);
+    ``conf``: minimum detector score; ``threads``: onnxruntime intra-op threads.
+    Raises :class:`ModelError` when a weights file is missing or corrupt.
+    """
+
+    def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.35,
+                 threads: int = 2, iou: float = 0.7) -> None:
+        if family not in FAMILIES:
+            raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
+        self.family = family
+        self.models_dir = Path(models_dir) if models_dir else default_models_dir()
+        self.conf = conf
+        self.iou = iou
+        self.det = _session(self.models_dir / DETECTOR_FILE, threads)
+        self.det_names = _names(self.det)
+        self.det_input = self.det.get_inputs()[0].name
+        shape = self.det.get_inputs()[0].shape
+        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 320
+        self.cls = _session(self.models_dir / classifier_file(family), threads)
+        self.cls_names = _names(self.cls)
+        self.cls_input = self.cls.get_inputs()[0].name
+        cshape = self.cls.get_inputs()[0].shape
+        self.crop = int(cshape[2]) if isinstance(cshape[2], int) else CROP
+        self.cls_batch = cshape[0] if isinstance(cshape[0], int) else None
+
+    # -- stages, public so evaluation can time them -------------------------------------------
+    def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector."""
+        img, r, (left, top) = letterbox(image_bgr, self.imgsz)
+        blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+        out = self.det.run(None, {self.det_input: blob})[0]
+        pred = out[0] if out.ndim == 3 else out
+        if pred.shape[-1] != 6:
+            raise ModelError(f"unexpected detector output shape {out.shape}; export with nms=False (end-to-end)")
+        keep = pred[:, 4] >= self.conf
+        pred = pred[keep]
+        boxes = pred[:, :4].astype(np.float64)
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - left) / r
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - top) / r
+        h, w = image_bgr.shape[:2]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        scores = pred[:, 4].astype(np.float64)
+        classes = pred[:, 5].astype(int)
+        # The end-to-end head is NMS-free, but duplicates across the two classes can remain.
+        order = np.argsort(-scores)
+        boxes, scores, classes = boxes[order], scores[order], classes[order]
+        keep_idx: list[int] = []
+        for i in range(len(boxes)):
+            if keep_idx and (_iou(boxes[i], boxes[keep_idx]) > self.iou).any():
+                continue
+            keep_idx.append(i)
+        return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
+
+    def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Card names and probabilities for face-up card boxes."""
+        crops, ok = [], []
+        for i, b in enumerate(boxes):
+            c = crop_card(image_bgr, tuple(b), self.crop)
+            if c is not None:
+                crops.append(c)
+                ok.append(i)
+        names = ["?"] * len(boxes)
+        probs = np.zeros(len(boxes))
+        if not crops:
+            return names, probs
+        blob = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        if self.cls_batch == 1:
+            out = np.concatenate([self.cls.run(None, {self.cls_input: blob[i:i + 1]})[0] for i in range(len(blob))])
+        else:
+            out = self.cls.run(None, {self.cls_input: np.ascontiguousarray(blob)})[0]
+        idx = out.argmax(axis=1)
+        for j, i in enumerate(ok):
+            names[i] = self.cls_names[int(idx[j])]
+            probs[i] = float(out[j, idx[j]])
+        return names, probs
+
+    def detect(self, image_bgr: np.ndarray) -> list[Detection]:
+        """All cards in a BGR uint8 image, best first."""
+        if image_bgr is None or not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3:
+            raise ImageError("expected a BGR image array of shape HxWx3")
+        if image_bgr.shape[2] == 4:
+            image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_BGRA2BGR)
+        boxes, scores, classes = self.find_boxes(image_bgr)
+        face = np.nonzero(classes == 0)[0]
+        names, probs = self.classify(image_bgr, boxes[face])
+        result: list[Detection] = []
+        for k, i in enumerate(face):
+            if names[k] == "?":
+                continue
+            result.append(Detection(names[k], float(scores[i] * probs[k]), tuple(float(v) for v in boxes[i]),
+                                    float(probs[k])))
+        for i in np.nonzero(classes != 0)[0]:
+            result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0))
+        result.sort(key=lambda d: -d.confidence)
+        return result
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """Decode an image file to BGR; ImageError when missing or not an image."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"image not found: {p}")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ImageError(f"cannot decode image: {p}")
+    return img

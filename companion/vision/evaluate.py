@@ -1,0 +1,238 @@
+"""Measure the shipped card models: synthetic mAP, real-photo rank recall, latency.
+
+    python -m companion.vision.evaluate synthetic --data /work/data/french --family french [--limit N]
+    python -m companion.vision.evaluate real [--dir ../shared/real-photos/french-dev]
+    python -m companion.vision.evaluate latency [--frames 50]
+    python -m companion.vision.evaluate all --data /work/data/french
+
+*synthetic*: end-to-end (detector + classifier) mAP50 and mAP50-95 over the
+card classes plus "back", on the ``val`` scenes of a dataset built by
+``companion dataset build`` (French val scenes use held-back designs only).
+Cards the generator did not label (mostly hidden) are ignored, not counted
+as false detections.
+
+*real*: on the real development photos (rank-only labels, whole-card boxes):
+share of labelled cards found with the right rank (a detection of that rank
+with IoU >= 0.5), and false detections per image (detections that match no
+labelled card).  Evaluation only; never used for training.
+
+*latency*: decode a 1280x720 JPEG, run both models, post-process; median and
+p90 milliseconds per frame and frames per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.paths import shared_dir
+from companion.vision.detector import CardDetector, read_image
+
+RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
+              "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
+
+
+def iou(a, b) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / ua if ua > 0 else 0.0
+
+
+def average_precision(dets: list[tuple[float, bool]], n_gt: int) -> float:
+    """COCO-style 101-point interpolated AP from (confidence, is_true_positive) pairs."""
+    if n_gt == 0:
+        return float("nan")
+    if not dets:
+        return 0.0
+    dets = sorted(dets, key=lambda d: -d[0])
+    tp = np.cumsum([d[1] for d in dets])
+    fp = np.cumsum([not d[1] for d in dets])
+    recall = tp / n_gt
+    precision = tp / np.maximum(tp + fp, 1e-9)
+    precision = np.maximum.accumulate(precision[::-1])[::-1]
+    points = np.linspace(0, 1, 101)
+    idx = np.searchsorted(recall, points, side="left")
+    return float(np.mean([precision[i] if i < len(precision) else 0.0 for i in idx]))
+
+
+def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
+    """mAP50 and mAP50-95 from per-image (ground truth, ignored ground truth, detections).
+
+    Ground truth and detections are dicts with "card", "box" (and "confidence").
+    A detection overlapping an ignored (unlabelled) card by IoU >= 0.5 is dropped.
+    """
+    thresholds = np.arange(0.5, 0.96, 0.05)
+    per_t: list[float] = []
+    per_class_50: dict[str, float] = {}
+    classes = sorted({g["card"] for gts, _, _ in images for g in gts})
+    for t in thresholds:
+        aps = []
+        for cls in classes:
+            pairs: list[tuple[float, bool]] = []
+            n_gt = 0
+            for gts, ignored, dets in images:
+                g = [x for x in gts if x["card"] == cls]
+                n_gt += len(g)
+                used = [False] * len(g)
+                for d in sorted((d for d in dets if d["card"] == cls), key=lambda d: -d["confidence"]):
+                    best, bi = 0.0, -1
+                    for j, gg in enumerate(g):
+                        if not used[j]:
+                            v = iou(d["box"], gg["box"])
+                            if v > best:
+                                best, bi = v, j
+                    if best >= t:
+                        used[bi] = True
+                        pairs.append((d["confidence"], True))
+                    elif any(iou(d["box"], ig["box"]) >= 0.5 for ig in ignored):
+                        continue
+                    else:
+                        pairs.append((d["confidence"], False))
+            ap = average_precision(pairs, n_gt)
+            aps.append(ap)
+            if abs(t - 0.5) < 1e-6:
+                per_class_50[cls] = ap
+        per_t.append(float(np.nanmean(aps)))
+    worst = sorted(per_class_50.items(), key=lambda kv: kv[1])[:8]
+    return {"mAP50": per_t[0], "mAP50-95": float(np.mean(per_t)), "classes": len(classes),
+            "worst_AP50": {k: round(v, 3) for k, v in worst}}
+
+
+def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = None) -> dict:
+    scenes_file = data / "scenes" / f"val-{detector.family}.jsonl"
+    if not scenes_file.is_file():
+        raise FileNotFoundError(f"{scenes_file} not found: build it with `companion dataset build`")
+    images = []
+    lines = scenes_file.read_text().splitlines()[: limit or None]
+    for line in lines:
+        rec = json.loads(line)
+        img = read_image(data / rec["image"])
+        gts = [c for c in rec["cards"] if c["labelled"]]
+        ignored = [c for c in rec["cards"] if not c["labelled"]]
+        dets = [d.to_dict() for d in detector.detect(img)]
+        images.append((gts, ignored, dets))
+    out = map_scores(images)
+    out["images"] = len(images)
+    out["labelled_cards"] = sum(len(g) for g, _, _ in images)
+    return out
+
+
+def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5) -> dict:
+    rows = list(csv.DictReader(open(folder / "labels.csv")))
+    by_image: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_image[r["filename"]].append(
+            {"rank": RANK_WORDS[r["class"]], "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
+    found = total = false = 0
+    found_any = 0
+    per_rank: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for name, gts in sorted(by_image.items()):
+        img = read_image(folder / name)
+        dets = [d for d in detector.detect(img) if d.card != "back"]
+        matched_gt = [False] * len(gts)
+        for gi, g in enumerate(gts):
+            total += 1
+            per_rank[g["rank"]][1] += 1
+            if any(iou(d.box, g["box"]) >= iou_min for d in dets):
+                found_any += 1
+            if any(d.card[:-1] == g["rank"] and iou(d.box, g["box"]) >= iou_min for d in dets):
+                found += 1
+                per_rank[g["rank"]][0] += 1
+                matched_gt[gi] = True
+        for d in dets:
+            if not any(iou(d.box, g["box"]) >= iou_min for g in gts):
+                false += 1
+    return {"images": len(by_image), "labelled_cards": total, "found_right_rank": found,
+            "share_right_rank": found / max(total, 1), "share_boxed_any_rank": found_any / max(total, 1),
+            "false_detections_per_image": false / max(len(by_image), 1),
+            "per_rank": {k: f"{v[0]}/{v[1]}" for k, v in sorted(per_rank.items())}}
+
+
+def synthetic_frame(seed: int = 0) -> np.ndarray:
+    """A 1280x720 table frame from the generator (falls back to noise when no art)."""
+    try:
+        from companion.synth.art import split_designs
+        from companion.synth.build import render_random_scene
+
+        train, hold = split_designs("french")
+        designs = hold or train
+        if designs:
+            rng = np.random.default_rng(seed)
+            return render_random_scene(rng, "french", designs, size=(1280, 720)).image
+    except Exception:
+        pass
+    return np.random.default_rng(seed).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+
+
+def measure_latency(detector: CardDetector, frames: int = 40) -> dict:
+    jpgs = []
+    for s in range(4):
+        ok, buf = cv2.imencode(".jpg", synthetic_frame(s), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        jpgs.append(buf)
+    for b in jpgs:  # warm-up
+        detector.detect(cv2.imdecode(b, cv2.IMREAD_COLOR))
+    times, dec, det, cls = [], [], [], []
+    for i in range(frames):
+        b = jpgs[i % len(jpgs)]
+        t0 = time.perf_counter()
+        img = cv2.imdecode(b, cv2.IMREAD_COLOR)
+        t1 = time.perf_counter()
+        boxes, scores, classes = detector.find_boxes(img)
+        t2 = time.perf_counter()
+        detector.classify(img, boxes[classes == 0])
+        t3 = time.perf_counter()
+        times.append(t3 - t0)
+        dec.append(t1 - t0)
+        det.append(t2 - t1)
+        cls.append(t3 - t2)
+    med = statistics.median(times)
+    return {"frame": "1280x720 JPEG", "frames": frames, "median_ms": round(med * 1000, 1),
+            "p90_ms": round(float(np.percentile(times, 90)) * 1000, 1), "fps": round(1 / med, 1),
+            "decode_ms": round(statistics.median(dec) * 1000, 1),
+            "detector_ms": round(statistics.median(det) * 1000, 1),
+            "classifier_ms": round(statistics.median(cls) * 1000, 1), "detector_imgsz": detector.imgsz}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("what", choices=("synthetic", "real", "latency", "all"))
+    p.add_argument("--family", default="french", choices=("french", "spanish"))
+    p.add_argument("--data", type=Path, help="dataset folder with scenes/val-<family>.jsonl")
+    p.add_argument("--dir", type=Path, help="real photos folder (default shared/real-photos/french-dev)")
+    p.add_argument("--models", type=Path, default=None)
+    p.add_argument("--limit", type=int, default=None, help="synthetic: at most this many val scenes")
+    p.add_argument("--frames", type=int, default=40)
+    p.add_argument("--conf", type=float, default=0.35)
+    args = p.parse_args(argv)
+    detector = CardDetector(args.family, models_dir=args.models, conf=args.conf)
+    result = {}
+    if args.what in ("synthetic", "all"):
+        if args.data is None:
+            p.error("--data is required for synthetic")
+        result["synthetic"] = evaluate_synthetic(detector, args.data, args.limit)
+    if args.what in ("real", "all") and args.family == "french":
+        folder = args.dir or ((shared_dir() / "real-photos" / "french-dev") if shared_dir() else None)
+        if folder is None or not folder.is_dir():
+            print("real photos not available (no shared/ folder)", file=sys.stderr)
+        else:
+            result["real"] = evaluate_real(detector, folder)
+    if args.what in ("latency", "all"):
+        result["latency"] = measure_latency(detector, args.frames)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

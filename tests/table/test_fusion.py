@@ -1,0 +1,124 @@
+"""Fusion: card and voice proposals ordered by time, pending proposals
+confirmed or rejected by key or voice, undo, typed events."""
+
+from __future__ import annotations
+
+from companion.table.engine_view import MemoryTableLog
+from companion.table.fusion import Fusion, FusionConfig
+from companion.table.observations import Proposal, VoiceObservation
+from companion.table.voice import VoiceInterpreter
+
+MATCH = {"type": "match", "variant": "paulista", "players": 4}
+
+
+def _fusion(**config) -> Fusion:
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**config), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    fusion.tick(1.0)
+    return fusion
+
+
+def _card(seat: int, card: str, t: float, **kw) -> Proposal:
+    return Proposal({"type": "play", "seat": seat, "card": card}, t, **kw)
+
+
+def test_late_card_is_put_before_a_call_said_after_it():
+    fusion = _fusion(hold=0.5, voice_hold=0.5)
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.submit(_card(0, "4C", 2.0))
+    # "truco" by seat 1 is only legal once seat 0's card is down: words said at
+    # 2.4 arrive before the card's proposal is released
+    fusion.hear_words(2.4, "truco")
+    fusion.tick(2.45)
+    assert fusion.log.events[-1]["type"] == "hand"
+    fusion.tick(3.0)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
+                                     {"type": "raise", "seat": 1, "to": 3}]
+
+
+def test_out_of_order_arrivals_are_applied_in_time_order():
+    fusion = _fusion(hold=1.0)
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.submit(_card(0, "4C", 2.0))  # proposed later, happened earlier
+    fusion.tick(5.0)
+    assert [e.get("seat") for e in fusion.log.events[1:]] == [0, 1]
+
+
+def test_flagged_proposal_blocks_until_confirmed():
+    fusion = _fusion()
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.4))
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.tick(10.0)
+    assert len(fusion.log.events) == 1 and len(fusion.pending) == 1
+    assert fusion.confirm(by="key")
+    fusion.tick(10.1)
+    assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
+
+
+def test_rejected_proposal_is_dropped_and_the_rest_goes_on():
+    fusion = _fusion()
+    fusion.submit(_card(2, "4C", 2.0, flags=["wrong_seat"]))
+    fusion.submit(_card(0, "AS", 3.0))
+    fusion.tick(10.0)
+    assert fusion.reject(by="button")
+    fusion.tick(10.1)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "AS"}]
+    assert fusion.rejected[0].event["seat"] == 2
+
+
+def test_illegal_event_is_held_with_the_engines_message():
+    fusion = _fusion()
+    fusion.submit(_card(2, "4C", 2.0))  # seat 0 is due
+    fusion.tick(5.0)
+    (p,) = fusion.pending
+    assert "illegal" in p.flags and p.reason
+    assert not fusion.confirm()  # still illegal: stays pending
+    assert fusion.pending
+
+
+def test_spoken_yes_and_no_resolve_the_pending_proposal():
+    fusion = _fusion(voice_hold=0.2)
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"]))
+    fusion.tick(3.0)
+    assert fusion.pending
+    fusion.hear_words(3.5, "sim")
+    fusion.tick(4.0)
+    assert not fusion.pending and fusion.log.events[-1]["card"] == "4C"
+    fusion.submit(_card(1, "AS", 5.0, flags=["low_confidence"]))
+    fusion.tick(6.0)
+    fusion.hear_words(6.5, "não")
+    fusion.tick(7.0)
+    assert not fusion.pending and fusion.log.events[-1]["card"] == "4C"
+    assert fusion.rejected[-1].event["card"] == "AS"
+
+
+def test_undo_is_always_possible_and_logged():
+    fusion = _fusion()
+    fusion.submit(_card(0, "4C", 2.0))
+    fusion.tick(3.0)
+    assert fusion.undo()
+    assert fusion.log.events[-1] == {"type": "undo"}
+    assert fusion.game.state.to_dict()["trick"] == []
+    assert fusion.enter({"type": "play", "seat": 0, "card": "AS"})
+    assert fusion.game.state.to_dict()["trick"] == [[0, "AS"]]
+
+
+def test_unattended_timeout_accepts_legal_and_drops_illegal():
+    fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"]))
+    fusion.submit(_card(3, "AS", 3.0, flags=["wrong_seat"]))  # illegal: seat 1 is due
+    fusion.tick(3.0)
+    fusion.tick(5.5)
+    fusion.tick(8.0)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"}]
+    assert not fusion.pending and fusion.rejected[-1].event["seat"] == 3
+
+
+def test_matched_voice_observation_with_confirm_decision_is_pending():
+    fusion = _fusion()
+    fusion.hear(VoiceObservation(2.0, "truco", ({"event": {"type": "raise", "seat": 0, "to": 3},
+                                                 "confidence": 0.9, "decision": "confirm"},)))
+    fusion.tick(5.0)
+    (p,) = fusion.pending
+    assert p.flags == ["speech_confirm"] and p.source == "voice"

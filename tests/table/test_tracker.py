@@ -1,0 +1,122 @@
+"""The tracker on recorded detection streams (tests/table/fixtures/*.jsonl),
+through fusion and the real engine, with nobody confirming anything."""
+
+from __future__ import annotations
+
+from companion.table.observations import BACK, Detection, FrameDetections, Proposal
+from companion.table.tracker import TableTracker, TableView, TrackerConfig
+from companion.table.zones import Calibration, Zones
+
+from .streams import events, run_stream
+
+HAND = {"type": "hand", "dealer": 3, "vira": "5H"}
+
+
+def test_flickering_card_is_played_once_and_misread_frame_is_outvoted():
+    s = run_stream("flicker")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
+    assert not s.fusion.pending and not s.fusion.alerts
+
+
+def test_card_seen_twice_is_flagged_not_applied():
+    s = run_stream("seen_twice")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+    assert [a.flags for a in s.fusion.alerts] == [["duplicate"]]
+    assert not s.fusion.pending  # an alert never blocks the table
+
+
+def test_card_of_the_wrong_deck_is_flagged_not_applied():
+    s = run_stream("wrong_deck")
+    assert events(s) == [HAND]
+    (alert,) = s.fusion.alerts
+    assert alert.flags == ["not_in_deck"] and "8C" in alert.reason
+
+
+def test_card_in_another_seats_zone_is_held_for_confirmation():
+    s = run_stream("wrong_seat")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+    (pending,) = s.fusion.pending
+    assert pending.flags == ["wrong_seat"]
+    assert pending.event == {"type": "play", "seat": 1, "card": "KD"}  # the seat comes from the turn order
+    assert "seat 3" in pending.reason
+    assert s.fusion.confirm()
+    assert events(s)[-1] == {"type": "play", "seat": 1, "card": "KD"}
+
+
+def test_cards_seen_in_the_wrong_order_take_the_seats_of_their_zones():
+    s = run_stream("crossed")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"},
+                         {"type": "play", "seat": 2, "card": "KD"}]
+    assert not s.fusion.pending
+
+
+def test_table_cleared_early_proposes_the_end_of_the_hand():
+    s = run_stream("cleared_early")
+    assert events(s)[:3] == [HAND, {"type": "play", "seat": 0, "card": "4C"},
+                             {"type": "play", "seat": 1, "card": "AS"}]
+    (pending,) = s.fusion.pending
+    assert pending.flags == ["table_cleared"]
+    assert pending.event == {"type": "fold", "seat": 2}  # seat 2 was due to play
+    s.fusion.reject()
+    assert not s.fusion.pending and len(events(s)) == 3
+
+
+def test_face_down_card_becomes_a_covered_play_and_the_deck_is_no_play():
+    s = run_stream("covered")
+    assert events(s) == [HAND,
+                         {"type": "play", "seat": 0, "card": "7C"}, {"type": "play", "seat": 1, "card": "7D"},
+                         {"type": "play", "seat": 2, "card": "QS"}, {"type": "play", "seat": 3, "card": "JH"},
+                         {"type": "play", "seat": 3, "covered": True}]
+
+
+def test_vira_is_the_first_card_by_the_deck():
+    s = run_stream("vira")
+    assert events(s) == [{"type": "hand", "dealer": 3, "vira": "7H"}, {"type": "play", "seat": 0, "card": "QD"}]
+
+
+def test_no_vira_variant_starts_the_hand_with_the_first_card():
+    s = run_stream("vira", variant="mineiro")  # mineiro turns no vira: 7H in the middle is a play
+    assert events(s)[0] == {"type": "hand", "dealer": 3}
+    assert events(s)[1]["type"] == "play"
+
+
+class _FakeTable:
+    """A view that only knows turn order, for the tracker alone."""
+
+    def __init__(self) -> None:
+        self.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0)
+        self.proposals: list[Proposal] = []
+
+    def submit(self, p: Proposal) -> None:
+        self.proposals.append(p)
+
+
+def _frame(t: float, *dets: tuple[str, float, tuple[float, float]]) -> FrameDetections:
+    return FrameDetections(t, tuple(Detection(label, conf, (x - 30, y - 43, x + 30, y + 43))
+                                    for label, conf, (x, y) in dets), None, (640, 480))
+
+
+def test_a_single_false_detection_never_counts():
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))), TrackerConfig(min_frames=3))
+    tracker.update(_frame(0.0, ("AS", 0.9, (320, 400))), lambda: table.view, table.submit)
+    for k in range(1, 15):
+        tracker.update(_frame(k / 10), lambda: table.view, table.submit)
+    assert table.proposals == []
+
+
+def test_weak_card_is_proposed_with_low_confidence_flag():
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(4):
+        tracker.update(_frame(k / 10, ("AS", 0.4, (320, 400))), lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "card": "AS"} and "low_confidence" in p.flags
+
+
+def test_back_in_the_middle_is_the_deck():
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(5):
+        tracker.update(_frame(k / 10, (BACK, 0.9, (330, 240))), lambda: table.view, table.submit)
+    assert table.proposals == []

@@ -1,0 +1,117 @@
+"""The generator's labels match what it drew."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.synth import Camera, Design, Lighting, Placement, compose_scene
+from companion.synth.build import yolo_lines
+
+W, H = 640, 480
+
+
+@pytest.fixture()
+def plain_design(tmp_path, monkeypatch):
+    """A Spanish-style design made of flat coloured cards (no external art needed)."""
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "art"
+    folder.mkdir()
+    colours = {"1O": (255, 255, 255), "2O": (0, 255, 0), "3O": (0, 0, 255)}
+    for card, colour in colours.items():
+        img = np.zeros((319, 207, 3), np.uint8)
+        img[:] = colour
+        cv2.imwrite(str(folder / f"{int(card[:-1]):02d}-oros.png"), img)
+    back = np.zeros((319, 207, 3), np.uint8)
+    back[:] = (255, 0, 0)
+    cv2.imwrite(str(folder / "reverso.png"), back)
+    return Design("plain", "spanish", "naipes-libres", folder, tuple(colours))
+
+
+def _render(design, placements, camera):
+    background = np.zeros((200, 200, 3), np.uint8)
+    lighting = Lighting(shadow=0.0)
+    return compose_scene(placements, camera, design=design, lighting=lighting, background=background,
+                         rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("tilt,roll,angle", [(0.0, 0.0, 0.0), (0.0, 30.0, 20.0), (0.35, 10.0, 65.0)])
+def test_box_encloses_exactly_the_drawn_card(plain_design, tilt, roll, angle):
+    camera = Camera(W, H, 400.0, tilt, roll, (10.0, -5.0))
+    scene = _render(plain_design, [Placement("1O", (0.0, 0.0), angle)], camera)
+    (card,) = scene.cards
+    ys, xs = np.nonzero(scene.image.max(axis=2) > 127)
+    drawn = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    assert card.card == "1O"
+    assert np.allclose(card.box, drawn, atol=2.5), (card.box, drawn)
+    assert card.visible > 0.97 and card.labelled()
+
+
+def test_covered_card_is_not_labelled_and_half_covered_vira_is(plain_design):
+    camera = Camera(W, H, 400.0)
+    placements = [
+        Placement("2O", (0.0, 0.0), 0.0, z=0),  # fully under the back below
+        Placement("back", (0.0, 0.0), 0.0, scale=1.1, z=1),
+        Placement("3O", (120.0, 0.0), 0.0, z=0),  # the vira: half under a second back
+        Placement("back", (120.0, 30.0), 0.0, z=1),
+    ]
+    scene = _render(plain_design, placements, camera)
+    by_card = {}
+    for c in scene.cards:
+        by_card.setdefault(c.card, []).append(c)
+    hidden = by_card["2O"][0]
+    vira = by_card["3O"][0]
+    assert hidden.visible < 0.01 and not hidden.labelled()
+    assert 0.2 < vira.visible < 0.5
+    # The visible part of the vira is exactly the red (BGR 0,0,255) pixels.
+    red = (scene.image[:, :, 2] > 200) & (scene.image[:, :, 1] < 60) & (scene.image[:, :, 0] < 60)
+    x1, y1, x2, y2 = vira.box
+    full_area = (x2 - x1) * (y2 - y1)
+    assert abs(red.sum() / full_area - vira.visible) < 0.03
+
+
+def test_yolo_lines_are_normalised_boxes_of_labelled_cards(plain_design):
+    camera = Camera(W, H, 400.0)
+    scene = _render(plain_design, [Placement("1O", (-60.0, 0.0), 0.0), Placement("back", (60.0, 0.0), 90.0)], camera)
+    lines = [ln.split() for ln in yolo_lines(scene)]
+    assert sorted(int(ln[0]) for ln in lines) == [0, 1]
+    for ln, card in zip(sorted(lines), sorted(scene.cards, key=lambda c: c.card != "back")):
+        cls, cx, cy, w, h = int(ln[0]), *map(float, ln[1:])
+        assert 0 < cx < 1 and 0 < cy < 1 and 0 < w < 1 and 0 < h < 1
+    for c in scene.cards:
+        x1, y1, x2, y2 = c.box
+        want = f"{(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f}"
+        assert any(" ".join(ln[1:3]) == want for ln in lines)
+
+
+def test_dataset_build_writes_matching_labels(tmp_path, plain_design, monkeypatch):
+    import companion.synth.build as build
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
+    out = build.build_dataset("spanish", 3, tmp_path / "ds", split="train", seed=1)
+    images = sorted((out / "images" / "train").glob("*.jpg"))
+    assert len(images) == 3
+    records = [json.loads(x) for x in (out / "scenes" / "train-spanish.jsonl").read_text().splitlines()]
+    for rec in records:
+        stem = rec["image"].split("/")[-1][:-4]
+        lines = (out / "labels" / "train" / f"{stem}.txt").read_text().split("\n")
+        n_labelled = sum(c["labelled"] and (c["box"][2] - c["box"][0]) >= 3 and (c["box"][3] - c["box"][1]) >= 3
+                         for c in rec["cards"])
+        assert len([ln for ln in lines if ln.strip()]) == n_labelled
+    assert "names:" in (out / "data.yaml").read_text()
+
+
+def test_real_art_renders_when_installed():
+    from companion.synth.art import card_image, split_designs
+
+    train, hold = split_designs("french")
+    if not train:
+        pytest.skip("Debian card decks (gnome-cards-data, kdegames-card-data-kf5) not installed")
+    assert hold and not {d.name for d in train} & {d.name for d in hold}
+    img = card_image(hold[0], "QH")
+    assert img.ndim == 3 and img.shape[2] == 4 and img.shape[0] == 360
