@@ -36,14 +36,14 @@ from companion.speech.tts import compose  # noqa: E402
 from companion.speech.view import GameView  # noqa: E402
 
 # Per language: the engine variant, the talk of one hand as (text to synthesise,
-# the lexicon phrase it should be heard as, or None for filler), and the espeak rate.
+# the lexicon phrase it should be heard as, or None for filler), and espeak speaking rates.
 SCENARIOS: dict[str, dict[str, Any]] = {
-    "ko": {"variant": "paulista", "rate": 130, "voice": "ko",
+    "ko": {"variant": "paulista", "rates": [130, 140, 150], "voice": "ko",
            "hand": [("좋아 게임", None), ("투루코", "truco"), ("여섯", "seis"), ("수락", "accept"), ("이거 뭐", None)]},
-    "pt": {"variant": "paulista", "rate": 150, "voice": "pt-br",
+    "pt": {"variant": "paulista", "rates": [140, 160, 180], "voice": "pt-br",
            "hand": [("vamos lá então", None), ("truco", "truco"), ("seis", "seis"), ("nove", "nove"),
                     ("aceito", "aceito"), ("olha a manilha", None)]},
-    "es": {"variant": "argentino", "rate": 150, "voice": "es-419",
+    "es": {"variant": "argentino", "rates": [140, 160, 180], "voice": "es-419",
            "hand": [("bueno che", None), ("truco", "truco"), ("quiero", "quiero"), ("retruco", "retruco"),
                     ("no quiero", "no_quiero"), ("pasame el mate", None)]},
 }
@@ -58,18 +58,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def run(lang: str, model_path: Path, rounds: int, chunk: float, endpoint: str, early: bool,
-        verbose: bool = False) -> dict[str, Any]:
+def session(lang: str, model: Any, rate: int, rounds: int, chunk: float, early: bool,
+            verbose: bool = False) -> dict[str, Any]:
+    """One synthesised session at one speaking rate; raw latencies and counts."""
     scenario = SCENARIOS[lang]
     parts = [part for _ in range(rounds) for part in scenario["hand"]]
-    audio, segments = compose(parts, scenario["voice"], rate=scenario["rate"], gap=0.7, noise=30)
+    audio, segments = compose(parts, scenario["voice"], rate=rate, gap=0.7, noise=30)
     expected = [s for s in segments if s.label]
-
-    if endpoint == "fast":
-        model_path = tuned_model_dir(model_path, FAST_ENDPOINT)
-    started = time.perf_counter()
-    model = load_vosk_model(model_path)
-    load_seconds = time.perf_counter() - started
 
     game = Game({"type": "match", "variant": scenario["variant"], "players": 4})
     dealer = 3
@@ -180,26 +175,59 @@ def run(lang: str, model_path: Path, rounds: int, chunk: float, endpoint: str, e
         for h in heard:
             print(f"heard {h.get('ready', float('nan')):7.2f}  {h['event']}  {h.get('said')} {h.get('source')} "
                   f"{h.get('decision')} {h.get('rejected', '')}", file=sys.stderr)
+    return {"latencies": latencies, "by_source": by_source, "time_errors": time_errors, "expected": len(expected),
+            "matched": matched, "heard": len(heard), "false_events": false_events, "audio_s": duration, "busy_s": busy}
+
+
+def ms(values: list[float], q: float | None = None) -> float | None:
+    if not values:
+        return None
+    return round(1000 * (statistics.median(values) if q is None else percentile(values, q)), 1)
+
+
+def run(lang: str, model_path: Path, rounds: int, chunk: float, endpoint: str, early: bool,
+        rates: list[int] | None = None, frames_per_chunk: int | None = None, verbose: bool = False) -> dict[str, Any]:
+    """Sessions at several speaking rates (espeak's rendering, hence the recogniser's
+    timing, changes with the rate), pooled."""
+    overrides: dict[str, float] = dict(FAST_ENDPOINT) if endpoint == "fast" else {}
+    if frames_per_chunk:
+        overrides["frames-per-chunk"] = frames_per_chunk
+    model_path = tuned_model_dir(model_path, overrides)
+    started = time.perf_counter()
+    model = load_vosk_model(model_path)
+    load_seconds = time.perf_counter() - started
+    rates = rates or SCENARIOS[lang]["rates"]
+    runs = {rate: session(lang, model, rate, rounds, chunk, early, verbose) for rate in rates}
+    pool = [x for r in runs.values() for x in r["latencies"]]
+    partial = [x for r in runs.values() for x in r["by_source"]["partial"]]
+    final = [x for r in runs.values() for x in r["by_source"]["final"]]
+    errors = [x for r in runs.values() for x in r["time_errors"]]
+    expected = sum(r["expected"] for r in runs.values())
+    audio_s = sum(r["audio_s"] for r in runs.values())
     return {
         "lang": lang,
         "model": str(model_path),
         "endpoint": endpoint,
+        "frames_per_chunk": frames_per_chunk,
         "early": early,
         "chunk_s": chunk,
-        "audio_s": round(duration, 2),
+        "rates": rates,
+        "audio_s": round(audio_s, 2),
         "model_load_s": round(load_seconds, 2),
-        "words_expected": len(expected),
-        "events_heard": len(heard),
-        "events_matched": matched,
-        "recall": round(matched / len(expected), 3) if expected else None,
-        "false_events": false_events,
-        "latency_median_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
-        "latency_p95_ms": round(1000 * percentile(latencies, 0.95), 1) if latencies else None,
-        "latency_partial_median_ms": round(1000 * statistics.median(by_source["partial"]), 1) if by_source["partial"] else None,
-        "latency_final_median_ms": round(1000 * statistics.median(by_source["final"]), 1) if by_source["final"] else None,
-        "from_partials": len(by_source["partial"]),
-        "event_time_error_median_ms": round(1000 * statistics.median(time_errors), 1) if time_errors else None,
-        "rtf": round(busy / duration, 4),
+        "words_expected": expected,
+        "events_heard": sum(r["heard"] for r in runs.values()),
+        "events_matched": len(pool),
+        "recall": round(len(pool) / expected, 3) if expected else None,
+        "false_events": sum(r["false_events"] for r in runs.values()),
+        "latency_median_ms": ms(pool),
+        "latency_p95_ms": ms(pool, 0.95),
+        "latency_partial_median_ms": ms(partial),
+        "latency_final_median_ms": ms(final),
+        "from_partials": len(partial),
+        "event_time_error_median_ms": ms(errors),
+        "rtf": round(sum(r["busy_s"] for r in runs.values()) / audio_s, 4),
+        "per_rate": {rate: {"recall": round(r["matched"] / r["expected"], 3), "median_ms": ms(r["latencies"]),
+                            "p95_ms": ms(r["latencies"], 0.95)} for rate, r in runs.items()},
     }
 
 
@@ -207,7 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="ko", choices=sorted(SCENARIOS))
     parser.add_argument("--model", help="model folder (default: as companion listen finds it)")
-    parser.add_argument("--rounds", type=int, default=8, help="hands of talk in the session")
+    parser.add_argument("--rounds", type=int, default=8, help="hands of talk per speaking rate")
+    parser.add_argument("--rates", help="espeak speaking rates, comma separated (default per language)")
+    parser.add_argument("--frames-per-chunk", type=int, help="nnet frames per chunk (model.conf; smaller: "
+                        "earlier partials, more CPU)")
     parser.add_argument("--chunk", type=float, default=0.05, help="audio block, seconds")
     parser.add_argument("--endpoint", choices=["fast", "model"], default="fast",
                         help="fast: shorter trailing silence before a final result; model: the model's own")
@@ -216,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="list every word said and every event heard")
     args = parser.parse_args(argv)
     model_path = resolve_model(args.lang, args.model)
-    result = run(args.lang, model_path, args.rounds, args.chunk, args.endpoint, not args.no_early, args.verbose)
+    rates = [int(r) for r in args.rates.split(",")] if args.rates else None
+    result = run(args.lang, model_path, args.rounds, args.chunk, args.endpoint, not args.no_early, rates,
+                 args.frames_per_chunk, args.verbose)
     if args.json:
         print(json.dumps(result))
     else:

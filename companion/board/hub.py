@@ -49,14 +49,14 @@ class BoardCommand:
 class BoardHub:
     """Thread-safe: ``publish`` from any thread, commands read from any thread."""
 
-    def __init__(self, *, heard_max: int = 8) -> None:
+    def __init__(self, *, heard_max: int = 8, history_store: Any = None) -> None:
         self._lock = threading.Lock()
         self._snapshot: dict[str, Any] = {"version": 0, "state": None}
         self._version = itertools.count(1)
         self._subscribers: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue[dict[str, Any]]]] = []
         self.commands: queue.Queue[BoardCommand] = queue.Queue()
         self._heard: deque[str] = deque(maxlen=heard_max)
-        self.history_store: Any = None  # a HistoryStore for the history pages, if any
+        self.history_store: Any = history_store  # a HistoryStore for the history pages, if any
 
     # ------------------------------------------------------------ live loop side
     def publish(self, snapshot: dict[str, Any]) -> dict[str, Any]:

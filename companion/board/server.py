@@ -57,6 +57,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def parse_typed_text(text: str) -> dict[str, Any]:
+    """An event typed on the board: JSON, or the table's short form ("raise 1", "play 2 4C")."""
+    try:
+        from companion.table.typed import parse_typed
+    except ImportError:
+        event = json.loads(text)
+        if not isinstance(event, dict):
+            raise ValueError("a typed event must be a JSON object") from None
+        return event
+    return parse_typed(text)
+
+
 def _static_dir() -> Any:
     return resources.files("companion") / "data" / "board"
 
@@ -136,8 +148,10 @@ def create_app(hub: BoardHub, token: str | None = None) -> FastAPI:
     async def command(request: Request) -> dict[str, Any]:
         try:
             body = await request.json()
-            cmd = BoardCommand(action=str(body.get("action")), pending_id=body.get("pending_id"),
-                               event=body.get("event"))
+            event = body.get("event")
+            if event is None and isinstance(body.get("text"), str):
+                event = parse_typed_text(body["text"])
+            cmd = BoardCommand(action=str(body.get("action")), pending_id=body.get("pending_id"), event=event)
         except (ValueError, AttributeError, TypeError) as err:
             raise HTTPException(status_code=400, detail=str(err)) from None
         hub.submit(cmd)

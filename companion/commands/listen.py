@@ -132,8 +132,14 @@ def _audio(args: argparse.Namespace, lexicon: Any, game: Any) -> int:
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from companion.speech.recognizer import RecognizerError
+
     view: TableView = GameView(game) if game is not None else OpenView(lexicon, args.players)
-    listener = Listener(lexicon, model, view, early=not args.no_early)
+    try:
+        listener = Listener(lexicon, model, view, early=not args.no_early)
+    except RecognizerError as exc:
+        print(f"error: {model_path}: {exc}", file=sys.stderr)
+        return 2
     for line in listener.report.lines(lexicon):
         print(f"note: {line}", file=sys.stderr)
     print(f"model {model_path} loaded in {time.perf_counter() - started:.1f}s; listening"
@@ -168,8 +174,11 @@ def run(args: argparse.Namespace) -> int:
         from companion.speech.audio import AudioError, list_input_devices
 
         try:
-            for index, name in list_input_devices():
+            devices = list_input_devices()
+            for index, name in devices:
                 print(f"{index}: {name}")
+            if not devices:
+                print("no input devices (is a microphone connected and allowed?)")
         except AudioError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -34,13 +34,22 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="Truco variants: presets and options (override in the match line's `options`)")
-    table.add_column("option")
+    console = Console()
+    table = Table(title="Presets (override any option in the match line's `options`)")
+    table.add_column("option", style="bold")
     for n in names:
         table.add_column(n)
-    table.add_column("meaning")
     for f in fields(VariantOptions):
-        values = [_fmt(getattr(presets[n], f.name)) for n in names]
-        table.add_row(f.name, *values, f.metadata.get("doc", ""))
-    Console().print(table)
+        table.add_row(f.name, *[_fmt(getattr(presets[n], f.name)) for n in names])
+    console.print(table)
+    meanings = Table(title="Options")
+    meanings.add_column("option", style="bold", no_wrap=True)
+    meanings.add_column("meaning")
+    for f in fields(VariantOptions):
+        doc = f.metadata.get("doc", "")
+        choices = f.metadata.get("choices")
+        if choices:
+            doc += f" [{' | '.join(map(str, choices))}]"
+        meanings.add_row(f.name, doc)
+    console.print(meanings)
     return 0

@@ -74,9 +74,6 @@ class Declarations:
     def good(self, seat: int) -> None:
         self.passed.add(seat)
 
-    def copy(self) -> Declarations:
-        return Declarations(list(self.order), dict(self.declared), set(self.passed), self.best_seat)
-
 
 @dataclass
 class EnvidoBet:
@@ -116,9 +113,6 @@ class EnvidoBet:
         if len(self.bets) == 1:
             return 1
         return sum(envido if k == "envido" else real for _, k in self.bets[:-1] if k != "falta_envido")
-
-    def copy(self) -> EnvidoBet:
-        return EnvidoBet(list(self.bets), self.accepted, self.declarations.copy() if self.declarations else None)
 
 
 def envido_points_valid(points: int) -> bool:

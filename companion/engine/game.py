@@ -259,11 +259,7 @@ class Game:
             self._apply(ev)
 
     def _apply(self, ev: dict[str, Any]) -> list[Outcome]:
-        out = self._dispatch(ev)
-        self.seq += 1  # events applied since the start (replay counts the same way)
-        return out
-
-    def _dispatch(self, ev: dict[str, Any]) -> list[Outcome]:
+        """Apply a checked event; ``seq`` counts applied events (replay counts the same way)."""
         out: list[Outcome] = []
         kind = ev["type"]
         if kind == "hand":
@@ -282,6 +278,7 @@ class Game:
                 if decision not in ("play", "run"):
                     raise IllegalEvent("`decision` must be play or run")
                 deal.hands[0].apply({"type": kind, "team": team, "decision": decision}, out)
+                self.seq += 1
                 return out
             seat = ev.get("seat")
             hand = deal.by_seat.get(seat) if type(seat) is int else None
@@ -302,6 +299,7 @@ class Game:
             elif "covered" in ev and not isinstance(ev["covered"], bool):
                 raise IllegalEvent("`covered` must be true or false")
             hand.apply(ev, out)
+        self.seq += 1
         return out
 
     # ------------------------------------------------------------------ deals
@@ -543,7 +541,7 @@ class Game:
         mb = self.variant.malas_buenas
         if not mb:
             return [str(s) for s in self.score]
-        return [f"{s} malas" if s <= mb and s < mb else f"{s - mb} buenas" for s in self.score]
+        return [f"{s} malas" if s <= mb else f"{s - mb} buenas" for s in self.score]
 
     def declaration_kind(self, seat: int) -> str | None:
         """``"envido"`` or ``"flor"`` when a comparison waits for declarations in ``seat``'s hand."""
@@ -589,10 +587,11 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
         if o.covered and h.tricks and h.covered_block(turn) is None:
             ev.append({"type": "play", "seat": turn, "covered": True})
         level = tr.level + 1
-        if level < len(tr.stakes) and h.kind != "eleven" and h.kind != "iron":
+        if (level < len(tr.stakes) and h.kind != "eleven" and h.kind != "iron"
+                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and h.cur)):
             nxt = tr.stakes[level]
             may = tr.may_raise
-            for s in ((turn,) if o.raise_on_turn else seats):
+            for s in (_raisers(h, turn) if o.raise_on_turn else seats):
                 team = s % 2
                 if (may is None or may == team) and _raise_ok(h, team, False):
                     ev.append({"type": "raise", "seat": s, "to": nxt})
@@ -649,6 +648,7 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                     if e.can_raise_with(kind):
                         ev.append({"type": "envido", "seat": s, "kind": kind})
         ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in flor_announce)
+        ev.extend({"type": "fold", "seat": s} for s in h.seats)
         return ev
     ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in flor_announce)
     if f is not None and not f.settled:
@@ -677,12 +677,14 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                 ev.extend({"type": "envido", "seat": s, "kind": k} for k in ENVIDO_KINDS)
         if o.play_with_open_truco and turn is not None:
             ev.extend(_plays(h, turn))
+        ev.extend({"type": "fold", "seat": s} for s in h.seats)
         return ev
     if turn is not None:
         ev.extend(_plays(h, turn))
         nxt = tr.next_stake(False)
-        if nxt is not None and h.kind not in ("eleven", "iron"):
-            raisers = [turn] if o.raise_on_turn else list(h.seats)
+        if (nxt is not None and h.kind not in ("eleven", "iron")
+                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and h.cur)):
+            raisers = _raisers(h, turn) if o.raise_on_turn else h.seats
             for s in raisers:
                 team = s % 2
                 if (tr.may_raise is None or tr.may_raise == team) and _raise_ok(h, team, False):
@@ -691,6 +693,15 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
         ev.extend({"type": "envido", "seat": s, "kind": k} for k in ENVIDO_KINDS)
     ev.extend({"type": "fold", "seat": s} for s in h.seats)
     return ev
+
+
+def _raisers(h: Hand, turn: int) -> tuple[int, ...]:
+    """Seats that may call a new truco when only the player to play may: that player, plus the
+    team that accepted in the event just before ("quiero retruco" logged as accept then raise)."""
+    acc = h.accepted_at
+    if acc is not None and acc[1] == h.game.seq - 1:
+        return (turn, *(s for s in h.seats if s % 2 == acc[0] and s != turn))
+    return (turn,)
 
 
 def _raise_ok(h: Hand, team: int, counter: bool) -> bool:

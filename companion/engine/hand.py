@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any
 from companion.cards import CardError, canonical
 from companion.engine.bets import TrucoState
 from companion.engine.envido import (
-    ENVIDO_KINDS,
     Declarations,
     EnvidoBet,
     envido_points_valid,
     flor_points_valid,
 )
-from companion.engine.flor import FLOR_KINDS, FlorState
+from companion.engine.flor import FlorState
 from companion.engine.outcomes import IllegalEvent, Outcome
 from companion.engine.tricks import hand_result, trick_winner
 
@@ -86,7 +85,6 @@ class Hand:
         self.end: str | None = None
         self.points = [0, 0]
         self.deferred = [0, 0]
-        self.notes: list[str] = []
 
     # ------------------------------------------------------------------ views
     @property

@@ -28,7 +28,17 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from companion.history.models import APPLIED, LIVE, PENDING, REJECTED, Event, Match, dump_event
+from companion.history.models import (
+    APPLIED,
+    FINISHED,
+    LIVE,
+    PENDING,
+    REJECTED,
+    Event,
+    Match,
+    dump_event,
+    utcnow,
+)
 from companion.history.store import HistoryStore, NoSuchMatch
 
 log = logging.getLogger(__name__)
@@ -184,8 +194,7 @@ class MatchRecorder:
         except self._illegal as err:
             self._set_status(seq, REJECTED, str(err))
             raise
-        self._set_status(seq, APPLIED, None)
-        self._update_result()
+        self._set_status(seq, APPLIED, None, with_result=True)
         return outcomes
 
     def undo(self, *, source: str = "typed") -> list[Any]:
@@ -209,23 +218,40 @@ class MatchRecorder:
             return seq
         raise RuntimeError(f"could not append to match {self.match_id}: too many concurrent writers")
 
-    def _set_status(self, seq: int, status: str, error: str | None) -> None:
+    def _set_status(self, seq: int, status: str, error: str | None, *, with_result: bool = False) -> None:
+        """Settle an event row; with ``with_result`` the match's cached result too, in the same commit."""
+        result = self._result_change() if with_result else None
         with self.store.session() as s:
             s.execute(update(Event).where(Event.match_id == self.match_id, Event.seq == seq)
                       .values(status=status, error=error))
+            if result is not None:
+                score0, score1, winner, over = result
+                match = s.get(Match, self.match_id)
+                assert match is not None
+                match.score0, match.score1, match.winner_team = score0, score1, winner
+                if over and match.status == LIVE:
+                    match.status = FINISHED
+                    match.ended_at = utcnow()
             s.commit()
+        if result is not None:
+            self._cached_result = result
 
-    def _update_result(self) -> None:
+    def _result_change(self) -> tuple[int, int, Any, bool] | None:
+        """(score0, score1, winner, over) when it differs from what the store has, else None."""
         state = state_dict(self.game)
         score = list(state.get("score") or [0, 0])
         # A match of several games (options.games > 1) is over only when the match is.
         over = bool(state.get("match_over", state.get("game_over")))
         winner = state.get("winner") if over else None
         key = (int(score[0]), int(score[1]), winner, over)
-        if key == self._cached_result:
+        return None if key == self._cached_result else key
+
+    def _update_result(self) -> None:
+        key = self._result_change()
+        if key is None:
             return
         self._cached_result = key
-        self.store.set_result(self.match_id, score, winner, finished=over)
+        self.store.set_result(self.match_id, key[:2], key[2], finished=key[3])
 
     # ---------------------------------------------------------------- reading back
     @property

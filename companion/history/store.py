@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from companion.history.models import (
     ABANDONED,
@@ -73,9 +74,12 @@ class HistoryStore:
         self.url = normalize_url(url)
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         if self.url.startswith("sqlite"):
-            db_path = self.url.split("sqlite:///", 1)[-1]
+            db_path = self.url.split("sqlite:///", 1)[1] if "sqlite:///" in self.url else ""
             if db_path and db_path != ":memory:":
                 Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+            else:
+                # One shared connection, or every thread (the board's) would see its own empty database.
+                kwargs["poolclass"] = StaticPool
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
         else:
             kwargs["pool_pre_ping"] = True

@@ -98,6 +98,7 @@ class Listener:
         kwargs = {} if partial_lag is None else {"partial_lag": partial_lag}
         self.recognizer = VoskRecognizer(model, self.grammar.phrases(self.view), **kwargs)
         self._emitted: set[tuple[str, int]] = set()
+        self._previous: tuple[str, ...] = ()  # the words of the last partial
         self.trace: list[tuple[float, str, str]] | None = None  # (audio time, partial/final, text) when set to []
         self._last_text = ""
         self._answered = False
@@ -107,9 +108,11 @@ class Listener:
 
     def set_view(self, view: TableView, confirmation: bool = False) -> None:
         """The game moved on (or a confirmation is now pending): update what is listened for."""
+        self._answered = False
+        if view is self.view and confirmation == self.confirming:
+            return  # nothing changed: keep the grammar (building it costs a few ms)
         self.view = view
         self.confirming = confirmation
-        self._answered = False
         self.recognizer.set_grammar(self.grammar.phrases(view, confirmation))
 
     def feed(self, pcm: bytes) -> list[Heard]:
@@ -132,9 +135,11 @@ class Listener:
             self.trace.append((update.audio_time, source, update.text))
         self._last_text = "" if update.final else update.text
         out: list[Heard] = []
-        if update.words and self.confirming and not self._answered:
+        current = tuple(w.text for w in update.words)
+        stable = update.final or (self.early and current == self._previous)
+        if update.words and self.confirming and not self._answered and stable:
             answer = self.matcher.confirmation(update.words)
-            if answer is not None and (update.final or self.early):
+            if answer is not None:
                 self._answered = True
                 out.append(Heard(update.audio_time, source, confirmation=answer))
         if update.words:
@@ -151,8 +156,14 @@ class Listener:
                         continue
                     if event.span[1] > len(result.heard) - tail:
                         continue
+                    # The words up to the phrase must have survived one more block:
+                    # a partial can still turn "truco" into "trucho".
+                    said_upto = len(update.words) - (len(result.heard) - event.span[1])
+                    if self._previous[:said_upto] != current[:said_upto]:
+                        continue
                 self._emitted.add(key)
                 out.append(Heard(update.audio_time, source, event=event))
+        self._previous = () if update.final else current
         if update.final:
             self._emitted.clear()
             self._answered = self._answered and not self.confirming

@@ -139,6 +139,14 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
+class _Attribution:
+    event: dict[str, Any]
+    team: int | None
+    seats: list[int]
+    ask: bool
+
+
+@dataclass(frozen=True)
 class Confirmation:
     answer: bool
     time: float | None
@@ -321,7 +329,7 @@ class Matcher:
         return event
 
     @staticmethod
-    def _attribute(options: list[dict[str, Any]], state: dict[str, Any]) -> tuple[dict[str, Any], int | None, list[int], bool]:
+    def _attribute(options: list[dict[str, Any]], state: dict[str, Any]) -> _Attribution:
         """Pick the event among per-seat options and say which team spoke.
 
         An answer can only come from the team the bet was made to and a
@@ -337,25 +345,26 @@ class Matcher:
         else:
             chosen = options[0]
         team = teams[0] if len(teams) == 1 else None
-        return chosen, team, seats, len(teams) > 1
+        return _Attribution(chosen, team, seats, len(teams) > 1)
 
-    def _gate(self, cand: Candidate, view: TableView) -> tuple[dict[str, Any], int | None, list[int], bool, bool, TableView | None] | None:
+    def _gate(self, cand: Candidate, view: TableView) -> tuple[_Attribution, bool, TableView | None] | None:
+        """The event ``cand`` means now, who said it, whether it is legal, and the game after it."""
         legal = view.legal_events()
         state = view.state()
         for template in cand.phrase.events:
             options = [self._fill(l, template) for l in legal if self._fits(l, template, state)]
             while options:
-                chosen, team, seats, ask = self._attribute(options, state)
-                nxt = view.after(chosen)
+                who = self._attribute(options, state)
+                nxt = view.after(who.event)
                 if nxt is not None:
-                    return chosen, team, seats, ask, True, nxt
-                options = [o for o in options if o is not chosen]
+                    return who, True, nxt
+                options = [o for o in options if o is not who.event]
         # Not legal now.  A bet the engine still takes (and punishes, e.g. truco in
         # a Paulista mão de onze) is reported for confirmation, never applied.
         accepted = self._penalised(cand.phrase, view)
         if accepted:
-            chosen, team, seats, ask = self._attribute(accepted, state)
-            return chosen, team, seats, ask, False, view.after(chosen)
+            who = self._attribute(accepted, state)
+            return who, False, view.after(who.event)
         return None
 
     @staticmethod
@@ -400,11 +409,13 @@ class Matcher:
         """
         wanted = self._legal_phrases(view)
         if lookahead:
+            seen = {id(view)}
             for event in view.legal_events():
                 if event.get("type") == "play":
                     continue
                 nxt = view.after(event)
-                if nxt is not None:
+                if nxt is not None and id(nxt) not in seen:
+                    seen.add(id(nxt))
                     wanted |= self._legal_phrases(nxt)
         if penalties:
             for phrase in self.lexicon.phrases:
@@ -424,7 +435,8 @@ class Matcher:
             if gated is None:
                 result.unmatched.append(cand)
                 continue
-            event, team, seats, ask, legal, nxt = gated
+            who, legal, nxt = gated
+            event, team, seats, ask = who.event, who.team, who.seats, who.ask
             span = heard[cand.first : cand.last]
             confidence = min(w.conf for w in span)
             reasons = []

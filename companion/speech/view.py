@@ -30,7 +30,11 @@ class TableView(Protocol):
 
 
 class GameView:
-    """A ``TableView`` over the engine's ``Game`` (see TEAM.md's Engine API)."""
+    """A ``TableView`` over the engine's ``Game`` (see TEAM.md's Engine API).
+
+    A snapshot: it caches the legal events, so make a new one after the game
+    changes (``Listener.set_view(GameView(game))``).
+    """
 
     def __init__(self, game: Any):
         self.game = game

@@ -173,3 +173,69 @@ def write_combined_yaml(root: str | Path, families: tuple[str, ...] = ("french",
     path = root / "det.yaml"
     path.write_text(f"path: {root.resolve()}\ntrain:\n{train}\nval:\n{val}\nnames:\n  0: card\n  1: back\n")
     return path
+
+
+def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Design]) -> Scene:
+    """A small scene centred on one card with a few neighbours, for classifier crops.
+
+    Cheaper than a full table (small canvas) and scaled so the cards are 50-260 px
+    tall, the sizes a detector box has in a 1280x720 frame or a phone photo.
+    """
+    from companion.synth.layouts import random_lighting
+    from companion.synth.scene import Camera, Placement
+
+    design = designs[int(rng.integers(len(designs)))]
+    pool = tuple(c for c in family_cards(family) if design.has(c))
+    n = int(rng.integers(1, 5))
+    cards = [pool[i] for i in rng.choice(len(pool), size=n, replace=False)]
+    placements = [Placement(cards[0], (0.0, 0.0), float(rng.uniform(0, 360)), 1.0, int(rng.integers(0, 3)))]
+    for k, c in enumerate(cards[1:]):
+        d = rng.uniform(35, 90)
+        a = rng.uniform(0, 2 * np.pi)
+        card = "back" if rng.random() < 0.2 else c
+        placements.append(Placement(card, (float(d * np.cos(a)), float(d * np.sin(a))), float(rng.uniform(0, 360)),
+                                    1.0, int(rng.integers(0, 3))))
+    card_px = rng.uniform(50, 260)
+    size = int(min(512, max(160, card_px * 2.2)))
+    view = 88.0 * size / card_px
+    tilt = float(rng.choice([0.0, rng.uniform(0, 0.4)]))
+    camera = Camera(size, size, view, tilt, float(rng.uniform(0, 360)), tuple(rng.normal(0, 8, 2)),
+                    tuple(tuple(v) for v in rng.normal(0, 0.02, (4, 2))))
+    backs = [d for d in designs if has_back(d)] or [d for d in list_designs("french") if has_back(d)]
+    lighting = random_lighting(rng)
+    lighting.fingers = int(rng.random() < 0.1)
+    return compose_scene(placements, camera, design=design, back_design=backs[int(rng.integers(len(backs)))],
+                         lighting=lighting, rng=rng, distractors=int(rng.random() < 0.2))
+
+
+def _crop_worker(args: tuple[str, str, int, int, int, str, int]) -> int:
+    family, split, start, stop, seed, out, crop = args
+    cv2.setNumThreads(1)
+    designs = _split_designs_cached(family, split)
+    count = 0
+    for i in range(start, stop):
+        rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
+        scene = render_crop_scene(rng, family, designs)
+        for k, c in enumerate(scene.cards):
+            if c.card == "back" or c.visible < CROP_MIN_VISIBLE:
+                continue
+            img = crop_card(scene.image, c.box, crop, rng)
+            if img is None:
+                continue
+            d = Path(out) / split / c.card
+            d.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(d / f"c{family[:2]}{i:07d}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            count += 1
+    return count
+
+
+def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0, workers: int = 1,
+                crop: int = CROP, start: int = 0) -> int:
+    """Render ``n`` small scenes and write classifier crops to ``out/<split>/<CARD>/``; returns the count."""
+    designs_for(family, split, workers)
+    step = max(1, (n + workers * 8 - 1) // (workers * 8))
+    chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop) for a in range(start, start + n, step)]
+    if workers <= 1:
+        return sum(_crop_worker(c) for c in chunks)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return sum(pool.map(_crop_worker, chunks))

@@ -352,21 +352,33 @@ def compose_scene(
     return Scene(image=image, cards=cards, homography=hom)
 
 
+def _smooth_field(H: int, W: int, fn) -> np.ndarray:
+    """Evaluate a smooth field ``fn(xx, yy)`` on a coarse grid and upsample (cheap, same look)."""
+    f = 8
+    h, w = max(2, H // f), max(2, W // f)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    field = fn(xx * (W / w), yy * (H / h)).astype(np.float32)
+    return cv2.resize(field, (W, H), interpolation=cv2.INTER_LINEAR)
+
+
 def _photometric(canvas: np.ndarray, lt: Lighting, rng: np.random.Generator) -> np.ndarray:
     H, W = canvas.shape[:2]
     img = canvas
+    gain = np.float32(lt.gain) * np.array(lt.colour, dtype=np.float32)
     if lt.gradient > 0:
         cx, cy = rng.uniform(-0.3, 1.3) * W, rng.uniform(-0.3, 1.3) * H
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(H, W)
-        img = img * (1.0 - lt.gradient * np.clip(d, 0, 1.5) / 1.5)[..., None]
+        field = _smooth_field(H, W, lambda x, y: 1.0 - lt.gradient * np.clip(
+            np.sqrt((x - cx) ** 2 + (y - cy) ** 2) / max(H, W), 0, 1.5) / 1.5)
+        img = img * field[..., None]
     for _ in range(lt.glare):
         cx, cy = rng.uniform(0, W), rng.uniform(0, H)
         sx, sy = rng.uniform(0.03, 0.2) * W, rng.uniform(0.03, 0.2) * H
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        blob = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
-        img = img + (rng.uniform(60, 200) * blob)[..., None]
-    img = img * lt.gain * np.array(lt.colour, dtype=np.float32)
+        amp = rng.uniform(60, 200)
+        blob = _smooth_field(H, W, lambda x, y: amp * np.exp(-(((x - cx) / sx) ** 2 + ((y - cy) / sy) ** 2)))
+        img = img + blob[..., None]
+    img = img * gain
+    if lt.noise > 0:
+        img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(lt.noise)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if lt.blur > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), lt.blur)
@@ -377,8 +389,6 @@ def _photometric(canvas: np.ndarray, lt: Lighting, rng: np.random.Generator) -> 
         k = cv2.warpAffine(k, rot, (lt.motion, lt.motion))
         k /= max(k.sum(), 1e-6)
         img = cv2.filter2D(img, -1, k)
-    if lt.noise > 0:
-        img = np.clip(img.astype(np.float32) + rng.normal(0, lt.noise, img.shape), 0, 255).astype(np.uint8)
     if lt.jpeg:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(lt.jpeg)])
         if ok:

@@ -27,6 +27,7 @@ replay speed as a multiple of real time (video mode; the machine's cores).
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import random
@@ -38,9 +39,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections
 from companion.table.render_session import RenderOptions, SessionRenderer, render_session
-from companion.table.replay import ReplayResult, replay
+from companion.table.replay import UNATTENDED, ReplayResult, replay
+from companion.table.session import SessionConfig
 from companion.table.script import SessionScript, make_script
 from companion.table.simulate import NoiseModel, noisy_stream
 from companion.table.zones import Calibration, Zones
@@ -163,7 +166,7 @@ def _pct(values: list[float], q: float) -> float | None:
 # --- running ------------------------------------------------------------------------------------
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[str, Any],
-                noise: NoiseModel) -> dict[str, Any]:
+                noise: NoiseModel, config: SessionConfig | None = None) -> dict[str, Any]:
     folder = out / "sessions" / spec.name
     script_path = folder / "session.json"
     if script_path.exists():
@@ -185,7 +188,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
         if family not in detector_cache:
             detector_cache[family] = CardDetector(family)
         result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[family],
-                        transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer)
+                        transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer,
+                        config=copy.deepcopy(config))
     else:
         fps = float(meta["fps"])
         times = [i / fps for i in range(int(script.duration * fps))]
@@ -193,7 +197,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
         model = NoiseModel(**{**noise.__dict__, "seed": spec.seed})
         frames: list[FrameDetections] = list(noisy_stream(meta["states"], times, model, size, meta["family"]))
         result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,
-                        first_dealer=first_dealer)
+                        first_dealer=first_dealer, config=copy.deepcopy(config))
     cmp = compare(script.match, script.log, [script.match] + result.events)
     lat = latencies(result, script)
     stats = result.session.stats.summary()
@@ -252,13 +256,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "companion-table-eval"),
                         help="where rendered sessions and the report go (rendered sessions are reused)")
-    parser.add_argument("--clean", action="store_true", help="noise mode without noise (perfect detections)")
+    parser.add_argument("--min-frames", type=int, help="tracker: detections before a card counts")
+    parser.add_argument("--hold", type=float, help="fusion: seconds a card waits for earlier ones")
+    parser.add_argument("--noise", choices=["clean", "default", "hard"], default="default",
+                        help="noise mode: perfect detections, a typical detector's faults, or a poor detector's")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     specs = plan(args.hands, args.seed, args.hands_per_session, tuple(args.variants.split(",")))
     modes = ["noise", "video"] if args.mode == "both" else [args.mode]
-    noise = NoiseModel.clean() if args.clean else NoiseModel()
+    noise = NoiseModel.named(args.noise)
+    config = SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__))
+    if args.min_frames:
+        config.tracker.min_frames = args.min_frames
+    if args.hold is not None:
+        config.fusion.hold = args.hold
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cache: dict[str, Any] = {}
@@ -266,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for spec in specs:
             try:
-                row = run_session(spec, out, mode, cache, noise)
+                row = run_session(spec, out, mode, cache, noise, config)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode == "video" and type(err).__name__ == "ModelError":
                     print(f"video mode skipped: {err}", file=sys.stderr)
@@ -278,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"speed {row['speed']}x voice={row['voice']}", file=sys.stderr)
         if rows:
             report[mode] = summarise(rows, mode)
+            if mode == "noise":
+                report[mode]["noise"] = args.noise
             (out / f"sessions-{mode}.json").write_text(json.dumps(rows, indent=1) + "\n")
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     for mode in modes:

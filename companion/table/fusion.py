@@ -48,6 +48,8 @@ class FusionConfig:
     apply_confidence: float = 0.6  # a voice match below this is held even if the matcher said apply
     pending_timeout: float | None = None  # unattended: resolve a pending proposal after this long
     auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
+    seat_timeout: float | None = None  # unattended: a longer wait for a card in another seat's zone
+    max_voice_wait: float = 3.0  # words wait at most this long for a card the tracker is still deciding
 
 
 @dataclass
@@ -81,6 +83,8 @@ class Fusion:
         self.heard: deque[tuple[float, str]] = deque(maxlen=6)
         self.listeners: list[Listener] = []
         self.interpreter: Interpreter | None = None
+        # does the tracker still look at a card seen before this time? (set by the session)
+        self.vision_busy: Callable[[float], bool] | None = None
         self.now = 0.0
         self._ids = 0
         self._version = 0
@@ -238,6 +242,9 @@ class Fusion:
             if head.words is not None:
                 if self.now < head.t + self.config.voice_hold:
                     return
+                if (self.vision_busy is not None and self.vision_busy(head.t)
+                        and self.now < head.t + self.config.max_voice_wait):
+                    return  # a card put down before the words is not in the game yet
                 self.queue.pop(0)
                 self._changed()
                 obs = self._interpret(head, self.game)
@@ -249,6 +256,8 @@ class Fusion:
                 continue
             if head.id in self.pending_since:
                 timeout = self.config.pending_timeout
+                if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
+                    timeout = max(timeout, self.config.seat_timeout)
                 if timeout is not None and self.now - self.pending_since[head.id] >= timeout:
                     if self.config.auto_action == "accept":
                         self.confirm(by="timeout")
@@ -265,12 +274,20 @@ class Fusion:
             self._try_apply(head, "auto")
 
     def flush(self, now: float | None = None) -> None:
-        """End of the stream: release everything buffered."""
+        """End of the stream: release everything buffered (and, unattended,
+        let each pending proposal time out in turn)."""
         if now is not None:
             self.now = max(self.now, now)
-        far = self.now + max(self.config.hold, self.config.voice_hold) + (self.config.pending_timeout or 0.0) + 1.0
+        step = (max(self.config.hold, self.config.voice_hold, self.config.max_voice_wait)
+                + max(self.config.pending_timeout or 0.0, self.config.seat_timeout or 0.0) + 1.0)
         saved = self.now
-        self.tick(far)
+        for _ in range(len(self.queue) + 2):
+            before = (len(self.queue), len(self.pending_since))
+            self.tick(self.now + step)
+            if not self.queue or (len(self.queue), len(self.pending_since)) == before and not self.pending_since:
+                break
+            if self.config.pending_timeout is None and (len(self.queue), len(self.pending_since)) == before:
+                break
         self.now = saved
 
     def _swap_crossed(self, head: Proposal) -> bool:

@@ -25,7 +25,7 @@ from companion.table.session import SessionConfig, TableSession, open_video
 from companion.table.voice import VoiceInterpreter
 from companion.table.zones import Zones
 
-UNATTENDED = FusionConfig(pending_timeout=2.0, auto_action="accept")
+UNATTENDED = FusionConfig(pending_timeout=2.0, auto_action="accept", seat_timeout=4.0)
 ANALYSIS_FPS = 10.0
 
 

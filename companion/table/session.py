@@ -89,6 +89,7 @@ class TableSession:
         self.fusion = Fusion(log, self.config.fusion, first_dealer)
         players = int(getattr(log.game.state, "players", 0) or _players(log))
         self.tracker = TableTracker(zones, self.config.tracker, players)
+        self.fusion.vision_busy = self.tracker.undecided_before
         self.detector = detector
         self.voice = voice  # a VoiceInterpreter, or None (voice events must then come pre-matched)
         if voice is not None:

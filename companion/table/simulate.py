@@ -40,6 +40,20 @@ class NoiseModel:
     def clean(cls) -> NoiseModel:
         return cls(0.0, 0.0, (0, 0), 0.0, 0.0, 0.95, 0.0, 0.0, 0.0)
 
+    @classmethod
+    def hard(cls) -> NoiseModel:
+        """A poor detector: a card in five missed, long flickers, one label in
+        ten confused, low and wandering confidence, a false card now and then."""
+        return cls(drop=0.2, burst=0.05, burst_frames=(2, 8), placing_drop=0.6, swap=0.1, conf_mean=0.75,
+                   conf_sd=0.12, jitter=4.0, false_positive=0.05)
+
+    @classmethod
+    def named(cls, name: str) -> NoiseModel:
+        presets = {"clean": cls.clean, "default": cls, "hard": cls.hard}
+        if name not in presets:
+            raise ValueError(f"unknown noise level {name!r}; one of {', '.join(presets)}")
+        return presets[name]()
+
 
 def confusable(label: str, rng: random.Random, family: str = "french") -> str:
     """A label a detector could plausibly give instead of ``label``: the next

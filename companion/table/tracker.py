@@ -76,6 +76,7 @@ class TrackerConfig:
     reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
     cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
+    vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
 
 
 def iou(a: Box, b: Box) -> float:
@@ -210,6 +211,12 @@ class TableTracker:
                 track.anchor.last_t = frame.t
                 track.anchor.box = track.box
 
+    def undecided_before(self, t: float) -> bool:
+        """Whether a card first seen before stream time ``t`` is still being
+        looked at (seen twice or more, not decided): words said at ``t`` are
+        better interpreted once it is in the game."""
+        return any(not tr.decided and tr.hits >= 2 and tr.first_t < t for tr in self.tracks)
+
     # --- geometry -----------------------------------------------------------------------
     def _ensure_zones(self, frame: FrameDetections) -> None:
         if self.zones is None and frame.image_size is not None:
@@ -263,8 +270,10 @@ class TableTracker:
 
     def _expire_anchors(self, now: float, current: TableView) -> None:
         """Cards of a finished hand may still lie on the table for a while:
-        they stay anchors (so seeing them again proposes nothing), but only
-        under their own label, until they have been gone ``stale_seconds``."""
+        they stay anchors (seeing them again proposes nothing) under their own
+        label only, and only while their track lives.  Once a finished card
+        has left the table, the same card dealt again to the same place in a
+        later hand is a new play."""
         hand_changed = self._last_hand_number is not None and current.hand_number != self._last_hand_number
         if hand_changed or (self._hand_live and not current.in_hand):
             for anchor in self.anchors:
@@ -272,16 +281,16 @@ class TableTracker:
                     anchor.kind = "finished"
         self._last_hand_number = current.hand_number
         self._hand_live = current.in_hand
+        live = {tr.id for tr in self.tracks}
         self.anchors = [a for a in self.anchors
-                        if a.kind != "finished" or now - a.last_t <= self.config.stale_seconds]
+                        if a.kind != "finished" or (a.track_id in live and now - a.last_t <= self.config.stale_seconds)]
 
     def _check_cleared(self, frame: FrameDetections, current: TableView, submit: Submit) -> None:
         cfg = self.config
-        # only cards the tracker believes in count: one false positive must
-        # not make an empty table look full (and then "cleared")
+        # a card counts as on the table while its track lives (a flicker or a
+        # hand over it does not empty the table); one false positive does not
         on_table = any(
-            t.decided and t.missed == 0 and not (t.anchor is not None and t.anchor.kind == "deck")
-            for t in self.tracks)
+            t.hits >= 2 and not (t.anchor is not None and t.anchor.kind == "deck") for t in self.tracks)
         if on_table:
             self._empty_since = None
             self._had_cards = True
@@ -366,7 +375,13 @@ class TableTracker:
 
         if not current.in_hand:
             if current.uses_vira:
+                if zone not in (CENTRE, None) and now - track.first_t < self.config.vira_grace:
+                    return  # the vira may still be hidden: do not take a played card for it yet
                 self._anchor(track, "vira")
+                # the deal came before any card seen while the vira was hidden
+                waiting = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
+                if waiting:
+                    t = min(t, min(waiting) - 1e-3)
                 flags = [] if zone in (CENTRE, None) else ["vira_outside_centre"]
                 propose({"type": "hand", "dealer": current.next_dealer, "vira": label}, flags,
                         "" if not flags else "first card of the hand lies in a seat zone")

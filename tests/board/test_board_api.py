@@ -101,12 +101,15 @@ def test_snapshots_stream_and_buttons_become_commands(served):
     assert _post(base + "api/command?token=s3cret", {"action": "undo"}) == (202, {"queued": "undo"})
     _post(base + "api/command?token=s3cret", {"action": "confirm", "pending_id": "p7"})
     _post(base + "api/command?token=s3cret", {"action": "event", "event": {"type": "raise", "seat": 1}})
-    with pytest.raises(urllib.error.HTTPError) as err:
-        _post(base + "api/command?token=s3cret", {"action": "explode"})
-    assert err.value.code == 400
+    _post(base + "api/command?token=s3cret", {"action": "event", "text": "play 2 4C"})   # the table's short form
+    for bad in ({"action": "explode"}, {"action": "event", "text": "dance 3"}, {"action": "confirm"}):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            _post(base + "api/command?token=s3cret", bad)
+        assert err.value.code == 400
     cmds = hub.poll_commands()
-    assert [c.action for c in cmds] == ["undo", "confirm", "event"]
+    assert [c.action for c in cmds] == ["undo", "confirm", "event", "event"]
     assert cmds[1].pending_id == "p7" and cmds[2].event == {"type": "raise", "seat": 1}
+    assert cmds[3].event == {"type": "play", "seat": 2, "card": "4C"}
 
 
 def test_live_board_records_board_buttons_through_the_recorder():

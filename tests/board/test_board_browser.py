@@ -136,6 +136,15 @@ def test_board_shows_the_score_and_its_buttons_work(live_board, tmp_path):
             assert rec.game.state.to_dict()["score"] == [1, 0]
             assert page.locator("[data-testid=trick] .card").count() == 3
             assert [r.type for r in store.events(rec.match_id)][-4:] == ["undo"] * 4
+            page.fill("#typed-event", "play 1 QH")                         # typed on the phone
+            page.press("#typed-event", "Enter")
+            page.wait_for_function("document.querySelector('[data-testid=score0]').textContent === '4'")
+            assert store.events(rec.match_id)[-1].source == "board"
+            page.fill("#typed-event", "play 0 7H")                         # the hand is over: illegal
+            page.press("#typed-event", "Enter")
+            page.wait_for_function("document.getElementById('message').textContent.includes('no hand in progress')")
+            assert store.events(rec.match_id)[-1].status == "rejected"
+            assert rec.game.state.to_dict()["score"] == [4, 0]
             assert errors == []
 
             tv = browser.new_page()
@@ -144,7 +153,7 @@ def test_board_shows_the_score_and_its_buttons_work(live_board, tmp_path):
             tv.wait_for_function("document.body.dataset.version !== undefined")
             lit = tv.evaluate("""[...document.querySelectorAll('#sticks0 line')]
                 .filter(l => l.getAttribute('stroke') === '#e9d6a6').length""")
-            assert lit == 1                                                # 1 tento = one matchstick
+            assert lit == 4                                                # 4 tentos = 4 matchsticks
             tv.screenshot(path=str(shots / "board-tv.png"))
             hist = browser.new_page()
             hist.set_viewport_size({"width": 1280, "height": 900})

@@ -298,3 +298,23 @@ def test_argentine_has_no_covered_cards_and_no_eleven():
     run(game, "p0 4C", "p1 5C", "p2 6C", "p3 7C")
     with pytest.raises(IllegalEvent):
         run(game, "p3 ?")
+
+
+def test_malas_buenas_text():
+    # "a team which has 12 points has "12 malas", and a team with 18 points has "3 buenas""
+    game = argentino()
+    set_score(game, [12, 18])
+    assert game.state.score_text == ["12 malas", "3 buenas"]
+    game = argentino()
+    set_score(game, [15, 16])
+    assert game.state.score_text == ["15 malas", "1 buenas"]
+
+
+def test_contraflor_al_resto_refused():
+    game = argentino()
+    run(game, "hand 3", "fl0", "fl1 contraflor_al_resto", "x0")
+    assert game.score == [0, 4]
+    game = argentino()
+    run(game, "hand 3", "fl0", "fl1 contraflor", "fl2 contraflor_al_resto",
+        "x1")
+    assert game.score == [6, 0]  # the contraflor stood when al resto answered it

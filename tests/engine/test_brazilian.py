@@ -382,3 +382,44 @@ def test_rule_outcome_names_the_special_hand():
     run(game, "hand 3 QD", "eleven 1 play")
     out = run(game, "r1")
     assert [o.text for o in out if o.kind == "rule"] == ["truco called in a mão de onze: team 1 loses the game"]
+
+
+def test_best_of_three_games():
+    game = new("paulista", games=3, target=1, eleven_at=0)
+    run(game, "hand 3 QD", "r0", "x1")
+    assert game.state.game_over and not game.state.match_over and game.state.games == [1, 0]
+    assert {"type": "hand", "dealer": 0, "vira": None} in game.legal_events()
+    run(game, "hand 0 QD")
+    assert game.score == [0, 0] and game.state.game_number == 2
+    run(game, "f0", "hand 1 QD", "f2")
+    assert game.state.match_over and game.match_winner == 1 and game.legal_events() == []
+    with pytest.raises(IllegalEvent, match="match is over"):
+        run(game, "hand 2 QD")
+
+
+def test_highest_card_after_a_tied_first_trick_is_reported():
+    # 28-card: "If the first trick results in a tie, each player must play their highest card in the second trick."
+    game = new("clean-28")
+    out = run(game, "hand 3 7D", "p0 2C", "p1 2H", "p2 JC", "p3 JH", "p0 KC", "p1 KH", "p2 JS", "p3 JD",
+              "p0 3C", "p1 AH", "p2 7C", "p3 7H")
+    rules = [o for o in out if o.kind == "rule"]
+    assert rules and rules[0].data == {"rule": "highest_after_tie", "seat": 0}
+
+
+def test_paulista_iron_hand_decides_the_game_and_six_players():
+    game = new("paulista")
+    set_score(game, [11, 11])
+    run(game, "hand 3 QD", "p0 3C", "p1 5C", "p2 5H", "p3 5S", "p0 3H", "p1 5D", "p2 6C", "p3 6H")
+    assert game.state.game_over and game.state.winner == 0 and game.score == [12, 11]
+    six = new("paulista", 6)
+    run(six, "hand 5 QD", "p0 3C", "p1 5C", "p2 5H", "p3 5S", "p4 4C", "p5 4H")
+    assert six.state.tricks[0]["winner"] == 0 and six.state.hand_kind == "redonda"
+
+
+def test_penalty_with_explicit_points_and_undo_of_a_penalty():
+    game = new("mineiro")
+    run(game, "hand 3")
+    game.apply({"type": "penalty", "team": 0, "reason": "talked about cards", "points": 2})
+    assert game.score == [0, 2]
+    run(game, "undo")
+    assert game.score == [0, 0]

@@ -139,7 +139,7 @@ CASES: list[tuple[str, str, str, list[dict[str, Any]], str, list[dict[str, Any]]
     ("joga with nothing open", "paulista", "pt", PAU_ACCEPTED, "joga", [], "ignore"),
     ("aceito with nothing open", "paulista", "pt", PAU_ACCEPTED, "aceito", [], "ignore"),
     ("corro with nothing open folds (who?)", "paulista", "pt", PAU_ACCEPTED, "corro", [E(type="fold")], "confirm"),
-    ("seis by the acceptor waits for its turn", "paulista", "pt", PAU_ACCEPTED, "seis", [], "ignore"),
+    ("seis by the acceptor waits for its turn", "paulista", "pt", PAU_ACCEPTED, "seis", [], "not-applied"),
     # --- Paulista: mão de onze -------------------------------------------------------------
     ("eleven: vamos jogar", "paulista", "pt", PAU_ELEVEN, "vamos jogar", [E(type="eleven", team=0, decision="play")], "apply"),
     ("eleven: corro runs", "paulista", "pt", PAU_ELEVEN, "corro", [E(type="eleven", team=0, decision="run")], "apply"),
@@ -171,6 +171,10 @@ def _matcher(cache: dict[tuple[str, str], Matcher], lang: str, variant: str) -> 
 def test_matcher_table(case: tuple[Any, ...], matchers: dict[tuple[str, str], Matcher]) -> None:
     _, variant, lang, log, said, expected, decision = case
     result = _matcher(matchers, lang, variant).match(said, view_after(variant, log))
+    if decision == "not-applied":
+        # Not legal: silent, or (if the engine takes it as a penalised call) put to the table.
+        assert all(e.decision == "confirm" and not e.legal for e in result.events), result.to_dict()
+        return
     if decision == "ignore":
         assert result.events == [], result.to_dict()
         assert result.decision == "ignore"

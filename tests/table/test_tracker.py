@@ -74,6 +74,11 @@ def test_vira_is_the_first_card_by_the_deck():
     assert events(s) == [{"type": "hand", "dealer": 3, "vira": "7H"}, {"type": "play", "seat": 0, "card": "QD"}]
 
 
+def test_vira_seen_after_the_first_play_still_opens_the_hand():
+    s = run_stream("vira_late")
+    assert events(s) == [{"type": "hand", "dealer": 3, "vira": "7H"}, {"type": "play", "seat": 0, "card": "QD"}]
+
+
 def test_no_vira_variant_starts_the_hand_with_the_first_card():
     s = run_stream("vira", variant="mineiro")  # mineiro turns no vira: 7H in the middle is a play
     assert events(s)[0] == {"type": "hand", "dealer": 3}

@@ -13,9 +13,15 @@ function deckFamily(snap) {
   return "french";
 }
 
+let seatNames = [];
+function seatLabel(seat) {
+  const name = seatNames[seat];
+  return name ? String(name).slice(0, 8) : "j" + (seat + 1);
+}
+
 function cardNode(card, seat, family) {
   if (card === null || card === undefined || card === "covered" || card === "") {
-    return el("span", { class: "card covered" }, "▒", seat != null ? el("span", { class: "seat" }, "j" + (seat + 1)) : null);
+    return el("span", { class: "card covered" }, "▒", seat != null ? el("span", { class: "seat" }, seatLabel(seat)) : null);
   }
   const text = String(card);
   const rank = text.slice(0, -1), suit = text.slice(-1);
@@ -23,7 +29,7 @@ function cardNode(card, seat, family) {
   const [sym, color] = (spanish ? SUITS_ES : SUITS_FR)[suit] || [suit, ""];
   return el("span", { class: "card " + color, "data-card": text, title: text },
             el("span", {}, rank), el("span", { class: spanish ? "seat" : "" }, sym),
-            seat != null ? el("span", { class: "seat" }, "j" + (seat + 1)) : null);
+            seat != null ? el("span", { class: "seat" }, seatLabel(seat)) : null);
 }
 
 // Fósforos: squares of five matchsticks (four sides, then the diagonal); in a
@@ -83,7 +89,7 @@ function betText(b) {
   if (typeof b !== "object") return String(b);
   const kind = b.word || b.bet || b.kind || b.type || "";
   const to = b.to !== undefined ? " → " + b.to : (b.stake !== undefined ? " → " + b.stake : "");
-  const by = b.seat != null ? " (j" + (b.seat + 1) + ")" : "";
+  const by = b.seat != null ? " (" + seatLabel(b.seat) + ")" : "";
   return kind + to + by;
 }
 
@@ -98,6 +104,7 @@ function render(snap) {
   current = snap;
   const state = snap.state || {};
   const names = snap.names || state.names || [];
+  seatNames = names;
   const players = state.players || names.length || 4;
   const teamName = t => {
     const seats = []; for (let s = t; s < players; s += 2) if (names[s]) seats.push(names[s]);
@@ -147,7 +154,12 @@ function render(snap) {
 async function send(command) {
   const r = await fetch(withToken("/api/command"), {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command) });
-  if (!r.ok) document.getElementById("message").textContent = "erro: " + (await r.text());
+  if (!r.ok) {
+    let detail = await r.text();
+    try { detail = JSON.parse(detail).detail || detail; } catch (e) { /* plain text */ }
+    document.getElementById("message").textContent = "erro: " + detail;
+  }
+  return r.ok;
 }
 
 function connect() {
@@ -170,9 +182,8 @@ document.getElementById("undo").addEventListener("click", () => send({ action: "
 document.getElementById("typed").addEventListener("submit", ev => {
   ev.preventDefault();
   const input = document.getElementById("typed-event");
-  let event;
-  try { event = JSON.parse(input.value); } catch (e) { document.getElementById("message").textContent = "JSON inválido"; return; }
-  send({ action: "event", event }); input.value = "";
+  if (!input.value.trim()) return;
+  send({ action: "event", text: input.value }).then(ok => { if (ok) input.value = ""; });
 });
 const wanted = new URLSearchParams(location.search).get("mode");
 let saved = null; try { saved = localStorage.getItem("board-mode"); } catch (e) { /* ignore */ }

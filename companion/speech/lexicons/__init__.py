@@ -1,0 +1,1 @@
+"""Lexicon data files (one JSON per language); see companion.speech.lexicon."""
