@@ -49,6 +49,9 @@ SCENARIOS: dict[str, dict[str, Any]] = {
 }
 
 
+STABLE_BLOCKS = 2
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -78,7 +81,8 @@ def session(lang: str, model: Any, rate: int, rounds: int, chunk: float, early: 
         dealer = (dealer + 1) % 4
 
     deal()
-    listener = Listener(load_lexicon(lang, scenario["variant"]), model, GameView(game), early=early)
+    listener = Listener(load_lexicon(lang, scenario["variant"]), model, GameView(game), early=early,
+                        stable_blocks=STABLE_BLOCKS)
     if verbose:
         listener.trace = []
     # The table (cards, scoring) ends each hand when its closing talk starts.
@@ -190,7 +194,9 @@ def run(lang: str, model_path: Path, rounds: int, chunk: float, endpoint: str, e
     """Sessions at several speaking rates (espeak's rendering, hence the recogniser's
     timing, changes with the rate), pooled."""
     overrides: dict[str, float] = dict(FAST_ENDPOINT) if endpoint == "fast" else {}
-    if frames_per_chunk:
+    if frames_per_chunk == 0:
+        overrides.pop("frames-per-chunk", None)  # the model's own
+    elif frames_per_chunk:
         overrides["frames-per-chunk"] = frames_per_chunk
     model_path = tuned_model_dir(model_path, overrides)
     started = time.perf_counter()
@@ -208,7 +214,7 @@ def run(lang: str, model_path: Path, rounds: int, chunk: float, endpoint: str, e
         "lang": lang,
         "model": str(model_path),
         "endpoint": endpoint,
-        "frames_per_chunk": frames_per_chunk,
+        "model_conf": overrides,
         "early": early,
         "chunk_s": chunk,
         "rates": rates,
@@ -238,15 +244,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=8, help="hands of talk per speaking rate")
     parser.add_argument("--rates", help="espeak speaking rates, comma separated (default per language)")
     parser.add_argument("--frames-per-chunk", type=int, help="nnet frames per chunk (model.conf; smaller: "
-                        "earlier partials, more CPU)")
+                        "earlier partials, more CPU; 0: the model's own; default: 6 with --endpoint fast)")
     parser.add_argument("--chunk", type=float, default=0.05, help="audio block, seconds")
     parser.add_argument("--endpoint", choices=["fast", "model"], default="fast",
                         help="fast: shorter trailing silence before a final result; model: the model's own")
     parser.add_argument("--no-early", action="store_true", help="emit from final results only")
+    parser.add_argument("--stable-blocks", type=int, default=2,
+                        help="partials that must agree before an event is emitted early")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list every word said and every event heard")
     args = parser.parse_args(argv)
     model_path = resolve_model(args.lang, args.model)
+    global STABLE_BLOCKS
+    STABLE_BLOCKS = args.stable_blocks
     rates = [int(r) for r in args.rates.split(",")] if args.rates else None
     result = run(args.lang, model_path, args.rounds, args.chunk, args.endpoint, not args.no_early, rates,
                  args.frames_per_chunk, args.verbose)

@@ -17,7 +17,7 @@ from companion.engine import Game, IllegalEvent
 
 #: Required fields (name -> allowed Python types) of every event type.
 REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
-    "match": {"variant": (str,), "players": (int,)},
+    "match": {"players": (int,)},  # `variant` may come from --variant
     "hand": {"dealer": (int,)},
     "play": {"seat": (int,)},
     "raise": {"seat": (int,)},
@@ -34,7 +34,7 @@ REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "note": {},
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
-    "match": {"options": (dict,), "names": (list,), "target": (int,)},
+    "match": {"variant": (str,), "options": (dict,), "names": (list,), "target": (int,)},
     "hand": {"vira": (str,)},
     "play": {"card": (str,), "covered": (bool,)},
     "raise": {"to": (int,)},

@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--realtime", action="store_true", help="play --wav at real speed")
     parser.add_argument("--no-early", action="store_true", help="wait for final results (no partials)")
     parser.add_argument("--endpoint", choices=["fast", "model"], default="fast",
-                        help="fast: close utterances after 0.25-0.5 s of silence (default); model: the model's own rules")
+                        help="fast (default): close utterances after 0.25-0.5 s of silence, evaluate the network every 60 ms; model: the model's own settings")
     parser.set_defaults(func=run)
 
 

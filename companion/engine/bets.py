@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(slots=True)
 class TrucoState:
     stakes: tuple[int, ...]
     level: int = 0  # index in stakes of the accepted stake

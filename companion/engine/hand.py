@@ -48,6 +48,11 @@ def truco_word(stake: int, stakes: tuple[int, ...]) -> str:
 class Hand:
     """The tricks and bets of one hand among ``seats`` (in play order from the mão)."""
 
+    __slots__ = ("accepted_at", "cur", "deal", "dealer", "deferred", "eleven_decided", "eleven_team", "end",
+                 "envido", "envido_done", "envido_result", "first_played", "flor", "game", "kind", "leader",
+                 "mano", "n", "o", "over", "points", "pos", "seats", "strength", "tricks", "truco",
+                 "truco_mark", "truco_teams", "truco_trick", "winner", "winners")
+
     def __init__(self, game: Game, deal: Deal, seats: tuple[int, ...], kind: str,
                  eleven_team: int | None = None) -> None:
         self.game = game
@@ -186,7 +191,8 @@ class Hand:
     # ------------------------------------------------------------------ cards
     def _play(self, ev: dict[str, Any], out: list[Outcome]) -> None:
         seat = ev["seat"]
-        self._member(seat)
+        if seat not in self.pos:
+            self._member(seat)
         if not self.eleven_decided:
             self._need_decision()
         if self.flor is not None or self.envido is not None:

@@ -87,6 +87,7 @@ class Listener:
         report: VocabularyReport | None = None,
         matcher: Matcher | None = None,
         partial_lag: float | None = None,
+        stable_blocks: int = 2,
     ):
         self.lexicon = lexicon
         self.report = report or check_vocabulary(lexicon, word_lookup(model))
@@ -98,7 +99,8 @@ class Listener:
         kwargs = {} if partial_lag is None else {"partial_lag": partial_lag}
         self.recognizer = VoskRecognizer(model, self.grammar.phrases(self.view), **kwargs)
         self._emitted: set[tuple[str, int]] = set()
-        self._previous: tuple[str, ...] = ()  # the words of the last partial
+        self.stable_blocks = stable_blocks  # partials that must agree before an early event
+        self._history: list[tuple[str, ...]] = []  # the words of the last partials
         self.trace: list[tuple[float, str, str]] | None = None  # (audio time, partial/final, text) when set to []
         self._last_text = ""
         self._answered = False
@@ -136,7 +138,10 @@ class Listener:
         self._last_text = "" if update.final else update.text
         out: list[Heard] = []
         current = tuple(w.text for w in update.words)
-        stable = update.final or (self.early and current == self._previous)
+        recent = self._history[-self.stable_blocks :] if self.stable_blocks else []
+        stable = update.final or (
+            self.early and len(recent) == self.stable_blocks and all(h == current for h in recent)
+        )
         if update.words and self.confirming and not self._answered and stable:
             answer = self.matcher.confirmation(update.words)
             if answer is not None:
@@ -159,11 +164,16 @@ class Listener:
                     # The words up to the phrase must have survived one more block:
                     # a partial can still turn "truco" into "trucho".
                     said_upto = len(update.words) - (len(result.heard) - event.span[1])
-                    if self._previous[:said_upto] != current[:said_upto]:
+                    if len(recent) < self.stable_blocks or any(
+                        h[:said_upto] != current[:said_upto] for h in recent
+                    ):
                         continue
                 self._emitted.add(key)
                 out.append(Heard(update.audio_time, source, event=event))
-        self._previous = () if update.final else current
+        if update.final:
+            self._history.clear()
+        else:
+            self._history = (self._history + [current])[-max(self.stable_blocks, 1) :]
         if update.final:
             self._emitted.clear()
             self._answered = self._answered and not self.confirming

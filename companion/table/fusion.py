@@ -49,6 +49,8 @@ class FusionConfig:
     pending_timeout: float | None = None  # unattended: resolve a pending proposal after this long
     auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
     seat_timeout: float | None = None  # unattended: a longer wait for a card in another seat's zone
+    # unattended: doubts the timeout always rejects (a fold is said aloud; a swept table alone is no fold)
+    timeout_rejects: tuple[str, ...] = ("table_cleared",)
     max_voice_wait: float = 3.0  # words wait at most this long for a card the tracker is still deciding
 
 
@@ -259,7 +261,7 @@ class Fusion:
                 if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
                     timeout = max(timeout, self.config.seat_timeout)
                 if timeout is not None and self.now - self.pending_since[head.id] >= timeout:
-                    if self.config.auto_action == "accept":
+                    if self.config.auto_action == "accept" and not set(head.flags) & set(self.config.timeout_rejects):
                         self.confirm(by="timeout")
                     else:
                         self.reject(by="timeout")

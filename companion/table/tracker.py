@@ -65,6 +65,8 @@ class TableView:
 @dataclass
 class TrackerConfig:
     min_frames: int = 3  # detections before a card counts
+    fast_frames: int = 2  # ... or this many, when they agree and each is at least fast_confidence
+    fast_confidence: float = 0.8
     min_detection_confidence: float = 0.3  # weaker detections are ignored
     apply_confidence: float = 0.6  # below: proposal flagged low_confidence
     min_vote_share: float = 0.6  # the winning label's share of a track's detections
@@ -72,7 +74,8 @@ class TrackerConfig:
     track_patience: float = 0.8  # seconds a track survives unseen (a hand over the card, a flicker)
     anchor_iou: float = 0.25  # a stable track this close to an anchor is that card
     relabel_iou: float = 0.6  # ... even under another label when this close
-    stale_seconds: float = 3.0  # anchors of a finished hand expire this long after last seen
+    finished_seconds: float = 1.2  # none of a finished hand's cards seen this long: they were swept
+    stale_seconds: float = 10.0  # a finished hand's card not seen this long is forgotten anyway
     reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
     cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
@@ -109,8 +112,10 @@ class Track:
     counts: dict[str, int] = field(default_factory=dict)
     decided: bool = False
     anchor: Anchor | None = None
+    min_conf: float = 1.0
 
     def add(self, det: Detection, t: float) -> None:
+        self.min_conf = min(self.min_conf, det.confidence)
         self.box = det.box
         self.last_t = t
         self.hits += 1
@@ -167,6 +172,7 @@ class TableTracker:
         self._cleared_reported = False
         self._last_hand_number: int | None = None
         self._hand_live = False
+        self._finished_seen = 0.0
         self.last_frame: FrameDetections | None = None
         self.events: list[str] = []  # human-readable log of what the tracker decided (for screens)
 
@@ -261,7 +267,10 @@ class TableTracker:
         current = view()
         self._expire_anchors(frame.t, current)
         self._check_cleared(frame, current, submit)
-        ready = [t for t in self.tracks if not t.decided and t.hits >= self.config.min_frames]
+        cfg = self.config
+        ready = [t for t in self.tracks if not t.decided and (
+            t.hits >= cfg.min_frames
+            or (t.hits >= cfg.fast_frames and len(t.counts) == 1 and t.min_conf >= cfg.fast_confidence))]
         ready.sort(key=lambda t: (t.first_t, t.id))
         for track in ready:
             if track.share < 1.0 and track.hits < 2 * self.config.min_frames:
@@ -270,20 +279,25 @@ class TableTracker:
 
     def _expire_anchors(self, now: float, current: TableView) -> None:
         """Cards of a finished hand may still lie on the table for a while:
-        they stay anchors (seeing them again proposes nothing) under their own
-        label only, and only while their track lives.  Once a finished card
-        has left the table, the same card dealt again to the same place in a
-        later hand is a new play."""
+        they stay anchors (seeing one again proposes nothing), under their
+        own label only.  They are forgotten together, once none of them has
+        been seen for ``finished_seconds``: the table was cleared, and the same
+        card dealt to the same place in the next hand is a new play.  One
+        card flickering out while the others are still seen changes nothing."""
         hand_changed = self._last_hand_number is not None and current.hand_number != self._last_hand_number
         if hand_changed or (self._hand_live and not current.in_hand):
             for anchor in self.anchors:
                 if anchor.kind != "deck":
                     anchor.kind = "finished"
+            self._finished_seen = now
         self._last_hand_number = current.hand_number
         self._hand_live = current.in_hand
-        live = {tr.id for tr in self.tracks}
+        if any(tr.missed == 0 and tr.anchor is not None and tr.anchor.kind == "finished" for tr in self.tracks):
+            self._finished_seen = now
+        if now - self._finished_seen >= self.config.finished_seconds:
+            self.anchors = [a for a in self.anchors if a.kind != "finished"]
         self.anchors = [a for a in self.anchors
-                        if a.kind != "finished" or (a.track_id in live and now - a.last_t <= self.config.stale_seconds)]
+                        if a.kind != "finished" or now - a.last_t <= self.config.stale_seconds]
 
     def _check_cleared(self, frame: FrameDetections, current: TableView, submit: Submit) -> None:
         cfg = self.config

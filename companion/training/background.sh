@@ -21,4 +21,4 @@ $PY -c "from companion.synth.build import write_combined_yaml as w; print(w('$DA
 
 
 exec nice -n 5 $PY -m companion.training.train pipeline --data "$DATA" --runs "$RUNS" --resume \
-  --det-epochs "${DET_EPOCHS:-30}" --cls-epochs "${CLS_EPOCHS:-20}"
+  --det-epochs "${DET_EPOCHS:-30}" --cls-epochs "${CLS_EPOCHS:-20}" ${TRAIN_ARGS:-}

@@ -69,7 +69,8 @@ def _log(runs: Path, msg: str) -> None:
 
 
 def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: int = 30, imgsz: int = 320,
-                   batch: int = 16, resume: bool = False) -> Path:
+                   batch: int = 16, resume: bool = False, hours: float | None = None,
+                   init: str | None = None) -> Path:
     _setup_ultralytics(runs)
     from ultralytics import YOLO
 
@@ -78,16 +79,20 @@ def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: in
         model = YOLO(str(last))
         model.train(resume=True)
     else:
-        model = YOLO("yolo26n.yaml")
-        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
+        # ``init``: an earlier checkpoint of ours to continue learning from with a fresh
+        # schedule (nothing pretrained can be downloaded here).
+        model = YOLO(init or "yolo26n.yaml")
+        extra = {"time": hours} if hours else {}
+        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
                     project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
-                    close_mosaic=max(1, epochs // 5), patience=100, plots=False, amp=False,
+                    close_mosaic=max(1, epochs // 5), patience=100, plots=False, amp=False, warmup_epochs=1.0,
                     degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0, verbose=True, seed=0)
     return runs / name / "weights" / "best.pt"
 
 
 def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, imgsz: int = 96,
-                     batch: int = 64, resume: bool = False) -> Path:
+                     batch: int = 64, resume: bool = False, hours: float | None = None,
+                     init: str | None = None) -> Path:
     _setup_ultralytics(runs)
     from ultralytics import YOLO
 
@@ -96,11 +101,12 @@ def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, im
         model = YOLO(str(last))
         model.train(resume=True)
     else:
-        model = YOLO("yolo26n-cls.yaml")
+        model = YOLO(init or "yolo26n-cls.yaml")
+        extra = {"time": hours} if hours else {}
         # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
-        model.train(data=str(data_dir), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
+        model.train(data=str(data_dir), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
                     project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
-                    fliplr=0.0, scale=0.25, erasing=0.2, patience=100, plots=False, amp=False,
+                    fliplr=0.0, scale=0.25, erasing=0.2, patience=100, plots=False, amp=False, warmup_epochs=1.0,
                     verbose=True, seed=0)
     return runs / name / "weights" / "best.pt"
 
@@ -143,19 +149,24 @@ def pipeline(args: argparse.Namespace) -> int:
         _log(runs, f"{stage}: start (resume={args.resume})")
         t0 = time.time()
         if stage == "detect":
-            best = train_detector(data / "det.yaml", runs, "detect", args.det_epochs, args.det_imgsz,
-                                  resume=args.resume)
+            best = train_detector(Path(args.det_data) if args.det_data else data / "det.yaml", runs, "detect", args.det_epochs, args.det_imgsz,
+                                  resume=args.resume, hours=args.det_hours, init=args.det_init)
             export_onnx(best, models / DETECTOR_FILE, args.det_imgsz, runs)
         elif stage.startswith("classify-"):
             family = stage.split("-", 1)[1]
+            hours = args.cls_hours.get(family) if args.cls_hours else None
             best = train_classifier(data / family / "cls", runs, stage, args.cls_epochs, args.cls_imgsz,
-                                    resume=args.resume)
+                                    resume=args.resume, hours=hours)
             export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
         else:
             raise SystemExit(f"unknown stage {stage}")
         _mark_done(runs, stage, {"seconds": round(time.time() - t0)})
         _log(runs, f"{stage}: done in {time.time() - t0:.0f}s, exported to {models}")
     return 0
+
+
+def _family_hours(text: str) -> dict[str, float]:
+    return {k: float(v) for k, v in (part.split("=") for part in text.split(",") if part)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,11 +177,17 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--data", required=True, help="dataset root: det.yaml, french/cls, spanish/cls")
     pp.add_argument("--runs", default="/work/train-runs")
     pp.add_argument("--models", default=None, help="where to export ONNX (default: the repo's models/)")
-    pp.add_argument("--stages", default="detect,classify-french,classify-spanish")
+    pp.add_argument("--stages", default="classify-french,classify-spanish,detect")
     pp.add_argument("--det-epochs", type=int, default=30)
     pp.add_argument("--det-imgsz", type=int, default=320)
     pp.add_argument("--cls-epochs", type=int, default=20)
     pp.add_argument("--cls-imgsz", type=int, default=96)
+    pp.add_argument("--det-hours", type=float, default=None,
+                    help="wall-clock budget of the detector stage (ultralytics `time`; fits the LR schedule to it)")
+    pp.add_argument("--det-data", default=None, help="detector dataset yaml (default DATA/det.yaml)")
+    pp.add_argument("--det-init", default=None, help="start the detector from this checkpoint of ours")
+    pp.add_argument("--cls-hours", type=_family_hours, default=None,
+                    help="classifier budgets, e.g. french=0.5,spanish=0.15")
     pp.add_argument("--resume", action="store_true", help="continue each unfinished stage from its last.pt")
     pp.add_argument("--force", action="store_true", help="rerun stages marked DONE")
     pp.set_defaults(func=pipeline)

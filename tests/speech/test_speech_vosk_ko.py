@@ -32,7 +32,7 @@ from companion.speech.view import StaticView
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
 
 RATE = 130
-SESSION = [("좋아 게임", None), ("투루코", "truco"), ("수락", "accept"), ("여섯", "seis"), ("이거 뭐", None)]
+SESSION = [("좋아 게임", None), ("투루코", "truco"), ("수락", "accept"), ("여섯", "seis"), ("좋아 게임", None)]
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +154,7 @@ def test_wav_and_flac_through_the_cli(ko_model: Any, session: Any, tmp_path: Pat
 
     from companion.cli import main
 
-    audio, _ = session
+    audio, segments = session
     wav = write_wav(tmp_path / "session.wav", audio)
     # The same talk as 44.1 kHz stereo FLAC: read, mixed down and resampled by the file source.
     stereo = np.repeat(np.interp(np.arange(int(len(audio) * 44100 / 16000)) * 16000 / 44100,
@@ -169,12 +169,15 @@ def test_wav_and_flac_through_the_cli(ko_model: Any, session: Any, tmp_path: Pat
         assert main(["listen", "--wav", str(path), "--lang", "ko", "--after", str(log), "--json"]) == 0
         lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
         events = [o["event"] for o in lines if "event" in o]
-        # Truco by the seat on turn, accepted by the other team; "여섯" (six) is
-        # not legal for them before their turn in Paulista: silent, or at most
-        # put to the table as a call the engine would penalise, never applied.
+        # Truco by the seat on turn, accepted by the other team, then "여섯" (six):
+        # a raise to 6 by them, applied or put to the table as the engine's
+        # rules for raising out of turn say.
         assert events[:2] == [{"type": "raise", "seat": 0, "to": 3}, {"type": "accept", "seat": 1}], lines
         assert all(o["decision"] == "apply" for o in lines[:2])
-        assert all(o["decision"] == "confirm" and not o["legal"] for o in lines[2:]), lines
+        assert events[2:] in ([], [{"type": "raise", "seat": 1, "to": 6}]), lines
+        ends = {s.label: s.end for s in segments if s.label}
+        for line, label in zip(lines, ["truco", "accept", "seis"]):
+            assert abs(line["time"] - ends[label]) < 0.6, (label, line)
 
 
 def test_wrong_language_model_is_an_error_not_a_crash(ko_model: Any) -> None:
