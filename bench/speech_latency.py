@@ -1,11 +1,14 @@
 """Speech latency: from the end of a word in the audio to its table-log event.
 
-    python bench/speech_latency.py --lang ko [--rounds 8] [--endpoint fast|model] [--chunk 0.05]
+    python bench/speech_latency.py --lang ko [--rounds 10] [--rates 130,140,150] [--json]
+        [--endpoint fast|model] [--frames-per-chunk N] [--stable-blocks N] [--no-early] [--chunk 0.05]
     python bench/speech_latency.py --lang pt --model PATH     # when a pt/es model is at hand
 
 A session of table talk is synthesised with espeak-ng (fillers, then the
-bets and answers of a hand, several hands), so the end of every word is
-known to 10 ms.  It is fed to the live ``Listener`` block by block and the
+bets and answers of a hand, several hands) at each speaking rate, so the
+end of every word is known to 10 ms (energy, -30 dB).  Recall counts the
+calls heard as their phrase; a false event is one heard that matches no
+call said shortly before.  It is fed to the live ``Listener`` block by block and the
 benchmark plays the table: events the listener applies go to a real
 engine game, events it puts to the table are confirmed (as the players
 would), and a new hand is dealt after each.  Time is simulated as if the

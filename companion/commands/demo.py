@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +73,7 @@ def _score_table(state: dict[str, Any], title: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    console = Console()
+    console = Console(soft_wrap=True)
     folder = Path(args.session)
     meta_path = folder / "session.json"
     if not meta_path.is_file():

@@ -179,21 +179,53 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     start = time.monotonic()
     if spotter is not None:
-        from companion.speech.audio import MicSource
+        mic = _microphone(args.mic)
+        if isinstance(mic, str):
+            cap.release()
+            print(f"error: {mic}", file=sys.stderr)
+            return 2
 
-        mic = MicSource(args.mic)
+        offset = time.monotonic() - start  # audio time 0 on the session's clock
 
-        def on_block(pcm: bytes) -> None:
+        def on_block(pcm: bytes, t0: float) -> None:
             now = time.monotonic() - start
-            for item in spotter.feed(pcm, now):
-                words_q.put((min(item[0], now), item[1]))
+            for t, words in spotter.feed(pcm, t0):
+                words_q.put((min(offset + t, now), words))
 
         threading.Thread(target=mic.run, args=(on_block, stop.is_set), daemon=True).start()
 
     return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent)
 
 
-def _publish(hub: Any, session: Any, message: str | None = None) -> None:
+def _microphone(device: str | None) -> Any:
+    """The speech layer's microphone source, or the reason there is none."""
+    try:
+        from companion.speech.audio import MicSource
+
+        return MicSource(device)
+    except Exception as err:  # noqa: BLE001 - AudioError, PortAudio errors: one clear line
+        return f"microphone: {err} (use --no-mic to play without voice)"
+
+
+def board_commands(hub: Any, fusion: Any) -> int:
+    """Apply the scoreboard's button presses waiting now; how many there were."""
+    commands = hub.poll_commands()
+    for cmd in commands:
+        pid = int(cmd.pending_id) if cmd.pending_id and str(cmd.pending_id).isdigit() else None
+        if cmd.action == "confirm":
+            fusion.confirm("board", pid)
+        elif cmd.action == "reject":
+            fusion.reject("board", pid)
+        elif cmd.action == "undo":
+            fusion.undo("board")
+        elif cmd.action == "event" and cmd.event:
+            fusion.enter(dict(cmd.event), "board")
+    return len(commands)
+
+
+def publish(hub: Any, session: Any, message: str | None = None) -> None:
+    """Show the session on the scoreboard: state, pending confirmations (with
+    the ids its buttons send back), words heard."""
     pending = [{"id": str(p.id), "text": p.describe(), "event": p.event} for p in session.fusion.pending]
     hub.publish({"state": session.state(), "names": session.state().get("names"),
                  "match": {"variant": session.state().get("variant")}, "pending": pending,
@@ -231,18 +263,10 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
             session.feed_frame(now, image)
             fusion = session.fusion
             if hub is not None:
-                for cmd in hub.poll_commands():
-                    if cmd.action == "confirm":
-                        fusion.confirm("board", int(cmd.pending_id) if cmd.pending_id else None)
-                    elif cmd.action == "reject":
-                        fusion.reject("board", int(cmd.pending_id) if cmd.pending_id else None)
-                    elif cmd.action == "undo":
-                        fusion.undo("board")
-                    elif cmd.action == "event" and cmd.event:
-                        fusion.enter(dict(cmd.event), "board")
+                board_commands(hub, fusion)
                 if fusion._version != version:
                     version = fusion._version
-                    _publish(hub, session)
+                    publish(hub, session)
             while printed < len(fusion.applied):
                 print(event_line(fusion.applied[printed]), flush=True)
                 printed += 1

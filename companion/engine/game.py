@@ -3,12 +3,16 @@
 Like a chess board with a move stack, a :class:`Game` keeps the list of the
 events it applied; ``undo`` rebuilds the state by replaying all but the last
 one.  The engine is deterministic and does no I/O, so replay restores the
-previous state exactly.
+previous state exactly.  To keep ``undo`` cheap in a long game, the game
+keeps a checkpoint of its between-deals state before every ``hand`` event
+(finished deals never change, so a checkpoint is a few numbers and list
+lengths) and replays only the events of the current deal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from companion.cards import CardError, canonical
@@ -17,7 +21,7 @@ from companion.engine.flor import FLOR_KINDS
 from companion.engine.hand import KIND_WORDS, Hand, truco_word
 from companion.engine.outcomes import IllegalEvent, Outcome
 from companion.engine.ranking import manilhas as manilha_list
-from companion.engine.ranking import ranking
+from companion.engine.ranking import _ranking, ranking
 from companion.engine.variants import VariantError, VariantOptions, resolve
 
 PLAYER_COUNTS = (2, 4, 6)
@@ -25,8 +29,16 @@ SEAT_EVENTS = ("play", "raise", "accept", "refuse", "fold", "envido", "flor", "p
 EVENT_TYPES = frozenset(("match", "hand", *SEAT_EVENTS, "eleven", "penalty", "undo", "note"))
 
 
+@lru_cache(maxsize=64)
+def _play_order(players: int, dealer: int) -> tuple[int, ...]:
+    """Seats in order of play, from the mão (the seat after the dealer)."""
+    return tuple((dealer + 1 + i) % players for i in range(players))
+
+
 class Deal:
     """One deal: a single hand over every seat, or three pica-pica duels."""
+
+    __slots__ = ("by_seat", "dealer", "game", "hands", "kind", "number", "over", "seen", "strength", "vira")
 
     def __init__(self, game: Game, dealer: int, vira: str | None, kind: str) -> None:
         self.game = game
@@ -34,18 +46,24 @@ class Deal:
         self.vira = vira
         self.kind = kind  # normal, eleven, iron, redonda, pica-pica
         self.number = game.hand_number
-        self.strength = ranking(game.variant, vira)
+        strength = game._strengths.get(vira)
+        if strength is None:
+            strength = game._strengths[vira] = ranking(game.variant, vira)
+        self.strength = strength
         self.seen: set[str] = {vira} if vira else set()
         self.over = False
-        n = game.players
-        order = tuple((dealer + 1 + i) % n for i in range(n))
+        order = _play_order(game.players, dealer)
         if kind == "pica-pica":
-            half = n // 2
+            half = len(order) // 2
             self.hands = [Hand(game, self, (order[i], order[i + half]), "duel") for i in range(half)]
         else:
             hand_kind = kind if kind in ("eleven", "iron") else "normal"
             self.hands = [Hand(game, self, order, hand_kind, game._eleven_team)]
-        self.by_seat = {seat: h for h in self.hands for seat in h.seats}
+        if len(self.hands) == 1:
+            hand = self.hands[0]
+            self.by_seat = dict.fromkeys(hand.seats, hand)
+        else:
+            self.by_seat = {seat: h for h in self.hands for seat in h.seats}
 
     @property
     def mano(self) -> int:
@@ -54,12 +72,17 @@ class Deal:
     def _hand_finished(self, hand: Hand, out: list[Outcome]) -> None:
         if self.over:
             return
+        hands = self.hands
+        if len(hands) == 1:  # the usual deal: that was its only hand
+            self.over = True
+            self.game._finished.append(self)
+            return
         if self.game.game_over:
-            for other in self.hands:
+            for other in hands:
                 if not other.over:
                     other.over, other.end = True, "game_over"
                     other.winner = self.game.winner
-        if all(h.over for h in self.hands):
+        if all(h.over for h in hands):
             self.over = True
             self.game._deal_finished(self, out)
 
@@ -154,6 +177,16 @@ class GameState:
         return dict(self.__dict__)
 
 
+def _manilha_text(o: VariantOptions, vira: str) -> str:
+    """The manilhas of a vira as said in the hand-started text (cached per deck and vira)."""
+    return _manilha_words(o.deck, o.joker, o.manilhas, vira)
+
+
+@lru_cache(maxsize=1024)
+def _manilha_words(deck: str, joker: bool, system: str, vira: str) -> str:
+    return " ".join(_ranking(deck, joker, system, vira)[1])
+
+
 def _int(ev: dict[str, Any], key: str, lo: int, hi: int) -> int:
     value = ev.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -191,8 +224,14 @@ class Game:
         self.players: int = players
         self.names: list[str] = list(names) if names else [f"seat {i}" for i in range(players)]
         self.match_event = dict(match_event)
+        # Per-match constants read on every deal (the options are frozen).
+        self._stakes: tuple[int, ...] = self.variant.stakes
+        self._deck_set: frozenset[str] = self.variant.deck_set
+        self._strengths: dict[str | None, dict[str, int]] = {}
         self.events: list[dict[str, Any]] = []
         self._dirty = False
+        # (number of events before a `hand` event, between-deals state then); see _checkpoint
+        self._checkpoints: list[tuple[Any, ...]] = []
         self._reset()
 
     # ----------------------------------------------------------------- basics
@@ -225,7 +264,29 @@ class Game:
             raise IllegalEvent("an event must be a JSON object")
         kind = event.get("type")
         if kind == "play":
-            pass  # the common case: skip the special types below
+            # The common case, most of a game: a card for a live hand goes straight to
+            # the hand; anything unusual takes the general path below (the same checks
+            # in the same order, so the same messages).
+            deal = self.deal
+            seat = event.get("seat")
+            if (deal is not None and not deal.over and type(seat) is int and not self.match_over
+                    and type(event.get("covered", False)) is bool):
+                hand = deal.by_seat.get(seat)
+                if hand is not None and not hand.over:
+                    out: list[Outcome] = []
+                    self._dirty = False
+                    try:
+                        hand._play(event, out)
+                    except IllegalEvent:
+                        if self._dirty:
+                            self._replay()
+                        raise
+                    except Exception as exc:  # a bug must not corrupt the state or escape as a traceback
+                        self._replay()
+                        raise IllegalEvent(f"internal error on a {kind} event: {exc!r}") from exc
+                    self.seq += 1
+                    self.events.append(event)
+                    return out
         elif kind == "undo":
             self.undo()
             return [Outcome("undo", "the previous event was undone", {})]
@@ -235,6 +296,7 @@ class Game:
             raise IllegalEvent("`match` may only be the first line of a table log")
         elif kind not in EVENT_TYPES:
             raise IllegalEvent(f"unknown event type {kind!r}")
+        checkpoint = self._checkpoint() if kind == "hand" else None
         self._dirty = False
         try:
             out = self._apply(event)
@@ -245,6 +307,8 @@ class Game:
         except Exception as exc:  # a bug must not corrupt the state or escape as a traceback
             self._replay()
             raise IllegalEvent(f"internal error on a {kind} event: {exc!r}") from exc
+        if checkpoint is not None:
+            self._keep(checkpoint)
         self.events.append(event)
         return out
 
@@ -256,9 +320,57 @@ class Game:
         self._replay()
 
     def _replay(self) -> None:
-        self._reset()
-        for ev in self.events:
+        """Rebuild the state after ``self.events``: from the last checkpoint, replaying the rest.
+
+        Gives exactly what replaying the whole list from the match line gives
+        (the property tests compare both), in time proportional to one deal.
+        """
+        n = len(self.events)
+        checkpoints = self._checkpoints
+        while checkpoints and checkpoints[-1][0] > n:
+            checkpoints.pop()  # taken before events that have been undone since
+        if checkpoints:
+            start = checkpoints[-1][0]
+            self._restore(checkpoints[-1])
+        else:
+            start = 0
+            self._reset()
+        events = self.events
+        for i in range(start, n):
+            ev = events[i]
+            if i > start and ev["type"] == "hand":
+                self._keep(self._checkpoint(i))
             self._apply(ev)
+
+    def _checkpoint(self, at: int | None = None) -> tuple[Any, ...]:
+        """The between-deals state before event number ``at`` (default: the next one).
+
+        Only taken before a ``hand`` event, which is legal only when no deal is
+        in progress: the current ``deal`` is then over and, like every finished
+        deal, never changes again, so lists that only grow are kept as lengths.
+        """
+        return (len(self.events) if at is None else at, list(self.score), list(self.games_won),
+                self.game_number, self.game_over, self.match_over, self.winner, self.match_winner,
+                self.deal, self.last_dealer, self.last_kind, self.hand_number, len(self._finished),
+                len(self.penalties), {k: list(v) for k, v in self._deal_penalties.items()},
+                self._eleven_team, self.seq)
+
+    def _keep(self, checkpoint: tuple[Any, ...]) -> None:
+        checkpoints = self._checkpoints
+        if not checkpoints or checkpoints[-1][0] < checkpoint[0]:
+            checkpoints.append(checkpoint)
+
+    def _restore(self, cp: tuple[Any, ...]) -> None:
+        """Back to a checkpoint (copies: the checkpoint itself is never changed)."""
+        (_, score, games_won, self.game_number, self.game_over, self.match_over, self.winner,
+         self.match_winner, self.deal, self.last_dealer, self.last_kind, self.hand_number, finished,
+         penalties, deal_penalties, self._eleven_team, self.seq) = cp
+        self.score = list(score)
+        self.games_won = list(games_won)
+        self._finished = self._finished[:finished]
+        self._records = self._records[:finished]
+        self.penalties = self.penalties[:penalties]
+        self._deal_penalties = {k: list(v) for k, v in deal_penalties.items()}
 
     def _apply(self, ev: dict[str, Any]) -> list[Outcome]:
         """Apply a checked event; ``seq`` counts applied events (replay counts the same way)."""
@@ -313,18 +425,21 @@ class Game:
             raise IllegalEvent("the match is over")
         if self.deal is not None and not self.deal.over:
             raise IllegalEvent("the current hand is not over yet")
-        dealer = _int(ev, "dealer", 0, self.players - 1)
+        dealer = ev.get("dealer")
+        if type(dealer) is not int or not 0 <= dealer < self.players:
+            dealer = _int(ev, "dealer", 0, self.players - 1)
         o = self.variant
         vira = ev.get("vira")
-        if o.uses_vira:
+        if o.manilhas == "vira":
             if vira is None:
                 raise IllegalEvent("this variant turns a vira: the `hand` event needs `vira`")
-            try:
-                vira = canonical(vira, o.family)
-            except CardError as exc:
-                raise IllegalEvent(f"vira: {exc}") from None
-            if vira not in o.deck_set:
-                raise IllegalEvent(f"vira {vira} is not in the {o.deck} deck")
+            if type(vira) is not str or vira not in self._deck_set:  # else already canonical
+                try:
+                    vira = canonical(vira, o.family)
+                except CardError as exc:
+                    raise IllegalEvent(f"vira: {exc}") from None
+                if vira not in self._deck_set:
+                    raise IllegalEvent(f"vira {vira} is not in the {o.deck} deck")
         elif vira is not None:
             raise IllegalEvent("this variant turns no vira")
         if self.game_over:  # next game of the match
@@ -335,8 +450,9 @@ class Game:
             self.last_kind = None
         kind = "normal"
         self._eleven_team = None
-        if o.eleven_at:
-            at = [t for t in (0, 1) if self.score[t] >= o.eleven_at]
+        eleven_at = o.eleven_at
+        if eleven_at and (self.score[0] >= eleven_at or self.score[1] >= eleven_at):
+            at = [t for t in (0, 1) if self.score[t] >= eleven_at]
             if len(at) == 1:
                 kind, self._eleven_team = "eleven", at[0]
             elif len(at) == 2 and o.iron_hand:
@@ -353,7 +469,7 @@ class Game:
         self.deal = Deal(self, dealer, vira, kind)
         text = f"hand {self.hand_number}: seat {dealer} deals"
         if vira:
-            text += f", vira {vira} (manilhas {' '.join(manilha_list(o, vira))})"
+            text += f", vira {vira} (manilhas {_manilha_text(o, vira)})"
         if kind == "eleven":
             text += f"; mão de {o.eleven_at}: team {self._eleven_team} decides"
         elif kind == "iron":
@@ -390,16 +506,20 @@ class Game:
         """End-of-hand scoring (both teams at once: with deferred envido a draw is possible)."""
         if self.game_over:
             return
+        score = self.score
         for t in (0, 1):
             if gained[t]:
-                self.score[t] += gained[t]
+                score[t] += gained[t]
                 out.append(Outcome("points", f"team {t} scores {gained[t]}",
-                                   {"team": t, "points": gained[t], "score": list(self.score)}))
-        over = [t for t in (0, 1) if self.score[t] >= self.target]
-        if len(over) == 2 and self.score[0] == self.score[1]:
+                                   {"team": t, "points": gained[t], "score": list(score)}))
+        target = self.variant.target
+        if score[0] < target and score[1] < target:
+            return
+        over = [t for t in (0, 1) if score[t] >= target]
+        if len(over) == 2 and score[0] == score[1]:
             self._end_game(None, out)
-        elif over:
-            self._end_game(max(over, key=lambda t: self.score[t]), out)
+        else:
+            self._end_game(max(over, key=lambda t: score[t]), out)
 
     def _change(self, team: int, delta: int, out: list[Outcome], hand: Hand | None = None) -> None:
         """A penalty-like change of one team's score (never below zero)."""
@@ -582,22 +702,33 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
     o = h.o
     tr = h.truco
     if h.flor is None and h.envido is None and tr.pending_team is None and h.eleven_decided:
-        # Fast path (most of a hand): no bet open, nothing to declare.
+        # Fast path (most of a hand): no bet open, nothing to declare.  The same
+        # events in the same order as the general path below.
         seats = h.seats
-        turn = seats[(h.pos[h.leader] + len(h.cur)) % h.n]
+        cur = h.cur
+        turn = seats[(h.pos[h.leader] + len(cur)) % h.n]
         ev = [{"type": "play", "seat": turn}]
-        if o.covered and h.tricks and h.covered_block(turn) is None:
-            ev.append({"type": "play", "seat": turn, "covered": True})
+        append = ev.append
+        if h.tricks and o.covered and h.covered_block(turn) is None:
+            append({"type": "play", "seat": turn, "covered": True})
+        stakes = tr.stakes
         level = tr.level + 1
-        if (level < len(tr.stakes) and h.kind != "eleven" and h.kind != "iron"
-                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and h.cur)):
-            nxt = tr.stakes[level]
+        kind = h.kind
+        if (level < len(stakes) and kind != "eleven" and kind != "iron"
+                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and cur)):
+            nxt = stakes[level]
             may = tr.may_raise
-            for s in (_raisers(h, turn) if o.raise_on_turn else seats):
+            if not o.raise_on_turn:
+                raisers: tuple[int, ...] = seats
+            else:
+                acc = h.accepted_at
+                raisers = (turn,) if acc is None or acc[1] != h.game.seq - 1 else _raisers(h, turn)
+            allowed = o.raise_when_winning == "allowed"
+            for s in raisers:
                 team = s % 2
-                if (may is None or may == team) and _raise_ok(h, team, False):
-                    ev.append({"type": "raise", "seat": s, "to": nxt})
-        if (o.envido or o.flor) and not h.tricks and h.kind in ("normal", "duel"):
+                if (may is None or may == team) and (allowed or _raise_ok(h, team, False)):
+                    append({"type": "raise", "seat": s, "to": nxt})
+        if (o.envido or o.flor) and not h.tricks and kind in ("normal", "duel"):
             # envido and flor belong to the first trick, before the player's own card
             free = [s for s in h.seats if s not in h.first_played]
             if o.envido and not h.envido_done:
@@ -610,8 +741,8 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
             if o.flor and not h.envido_done:
                 for s in free:
                     ev.append({"type": "flor", "seat": s, "kind": "flor"})
-        for s in h.seats:
-            ev.append({"type": "fold", "seat": s})
+        for s in seats:
+            append({"type": "fold", "seat": s})
         return ev
     if not h.eleven_decided:
         return [{"type": "eleven", "team": h.eleven_team, "decision": "play"},

@@ -10,6 +10,7 @@ and the game restores itself by replay if that event is then refused.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from companion.cards import CardError, canonical
@@ -31,6 +32,12 @@ KIND_WORDS = {
     "envido": "envido", "real_envido": "real envido", "falta_envido": "falta envido",
     "flor": "flor", "contraflor": "contraflor", "contraflor_al_resto": "contraflor al resto",
 }
+
+
+@lru_cache(maxsize=256)
+def _positions(seats: tuple[int, ...]) -> dict[int, int]:
+    """Seat -> index in ``seats`` (shared, read-only: built once per seat order)."""
+    return {seat: i for i, seat in enumerate(seats)}
 
 
 def eleven_name(at: int) -> str:
@@ -57,10 +64,10 @@ class Hand:
                  eleven_team: int | None = None) -> None:
         self.game = game
         self.deal = deal
-        self.o = game.variant
+        o = self.o = game.variant
         self.seats = seats
         self.n = len(seats)
-        self.pos = {seat: i for i, seat in enumerate(seats)}
+        self.pos = _positions(seats)
         self.mano = seats[0]
         self.dealer = deal.dealer
         self.kind = kind  # normal, eleven, iron, duel
@@ -72,10 +79,10 @@ class Hand:
         self.cur: list[tuple[int, str | None, bool]] = []
         self.first_played: set[int] = set()  # seats that played to the first trick
         self.leader = self.mano
-        stakes = self.o.stakes
+        stakes = game._stakes
         if kind == "iron":
             # The iron hand decides the game: the winners get what they need.
-            stakes = (max(self.o.hand_points, self.o.target - self.o.eleven_at),)
+            stakes = (max(o.hand_points, o.target - o.eleven_at),)
         self.truco = TrucoState(stakes)
         self.truco_trick: int | None = None  # Mineiro: trick an accepted truco bets on
         self.truco_mark: tuple[int, int] | None = None  # (trick, cards before the first raise)
@@ -191,27 +198,33 @@ class Hand:
     # ------------------------------------------------------------------ cards
     def _play(self, ev: dict[str, Any], out: list[Outcome]) -> None:
         seat = ev["seat"]
-        if seat not in self.pos:
+        pos = self.pos
+        if seat not in pos:
             self._member(seat)
         if not self.eleven_decided:
             self._need_decision()
-        if self.flor is not None or self.envido is not None:
+        flor = self.flor
+        if flor is not None or self.envido is not None:
             reason = self._blocking_reason()
             if reason:
                 raise IllegalEvent(reason)
-        if self.truco.pending_team is not None and not self.o.play_with_open_truco:
-            raise IllegalEvent(f"team {1 - self.truco.pending_team} must answer the "
-                               f"{truco_word(self.truco.proposed or 0, self.truco.stakes)} first")
-        covered = bool(ev.get("covered", False))
+        truco = self.truco
+        if truco.pending_team is not None and not self.o.play_with_open_truco:
+            raise IllegalEvent(f"team {1 - truco.pending_team} must answer the "
+                               f"{truco_word(truco.proposed or 0, truco.stakes)} first")
+        covered = ev.get("covered", False)
+        if covered is not False:
+            covered = bool(covered)
         card = ev.get("card")
         if card is not None:
-            if card not in self.strength:  # fast path: already canonical
+            strength = self.strength
+            if card not in strength:  # fast path: already canonical
                 try:
                     card = canonical(card, self.o.family)
                 except CardError as exc:
                     raise IllegalEvent(str(exc)) from None
-            if card not in self.strength:
-                raise IllegalEvent(f"{card} is not in the {self.o.deck} deck")
+                if card not in strength:
+                    raise IllegalEvent(f"{card} is not in the {self.o.deck} deck")
             if card in self.deal.seen:
                 raise IllegalEvent(f"{card} has already been seen in this hand")
         elif not covered:
@@ -219,7 +232,7 @@ class Hand:
         if covered:
             self._check_covered(seat)
         cur = self.cur
-        turn = self.seats[(self.pos[self.leader] + len(cur)) % self.n]
+        turn = self.seats[(pos[self.leader] + len(cur)) % self.n]
         if seat != turn:
             if self.o.out_of_turn == "lose_game":
                 team = seat % 2
@@ -230,7 +243,7 @@ class Hand:
                 self._finish(1 - team, "game_over", out, score=False)
                 return
             raise IllegalEvent(f"it is seat {turn}'s turn to play, not seat {seat}'s")
-        if self.flor is not None:
+        if flor is not None:
             self._close_flor(out)
             if self.over:
                 return
@@ -273,8 +286,9 @@ class Hand:
 
     def _end_trick(self, out: list[Outcome]) -> None:
         plays = self.cur
-        idx = self.trick_index
-        winner, next_leader = trick_winner(plays, self.strength, self.o.tie_lead)
+        idx = len(self.tricks)
+        o = self.o
+        winner, next_leader = trick_winner(plays, self.strength, o.tie_lead)
         self.tricks.append({"winner": winner, "lead": self.leader, "plays": plays})
         self.winners.append(winner)
         self.cur = []
@@ -284,11 +298,13 @@ class Hand:
         else:
             out.append(Outcome("trick_won", f"team {winner} wins trick {idx + 1}",
                                {"trick": idx, "team": winner, "seat": next_leader}))
-        if self.o.highest_after_tie and idx == 2 and self.winners[0] is None:
+        if o.highest_after_tie and idx == 2 and self.winners[0] is None:
             self._check_highest(out)
         if self.truco_trick == idx:
             self._end_truco_trick(idx, winner, plays, out)
             return
+        if idx == 0:
+            return  # one trick never decides a hand (hand_result says so too)
         decided, team = hand_result(self.winners)
         if decided:
             if team is None:
@@ -823,17 +839,14 @@ class Hand:
         self.winner = team
         self.end = end
         self.truco.clear_pending()
-        gained = [0, 0]
+        gained = list(self.deferred)
         if score and team is not None:
-            pts = (self.stake if points is None else points) + bonus
+            stake = self.stake
+            pts = (stake if points is None else points) + bonus
             gained[team] += pts
             self.points[team] += pts
             out.append(Outcome("hand_won", f"team {team} wins the hand ({end}): {pts} point(s)",
-                               {"team": team, "points": pts, "end": end, "stake": self.stake}))
-        elif score:
-            pass
-        for t in (0, 1):
-            gained[t] += self.deferred[t]
-        if any(gained) and not self.game.game_over:
+                               {"team": team, "points": pts, "end": end, "stake": stake}))
+        if (gained[0] or gained[1]) and not self.game.game_over:
             self.game._add_both(gained, out)
         self.deal._hand_finished(self, out)

@@ -375,15 +375,32 @@ class Matcher:
             return [{**base, "to": to} for to in template["to"]]
         return [base]
 
+    @staticmethod
+    def _probe_seats(state: dict[str, Any]) -> list[int]:
+        """Seats to try a penalised call for: the seat on turn and one of each team.
+
+        Which team said it is what the penalty depends on; trying every seat
+        would copy the game once per seat.
+        """
+        players = int(state.get("players") or 0)
+        if state.get("hand_over") or players == 0:
+            return []
+        turn = state.get("turn")
+        seats = [turn] if isinstance(turn, int) else []
+        for team in (0, 1):
+            if not any(s % 2 == team for s in seats):
+                seats.append(team)
+        return [s for s in seats if s < players]
+
     def _penalised(self, phrase: Phrase, view: TableView) -> list[dict[str, Any]]:
         """Bets of ``phrase`` the engine would take although they are not legal (a penalty)."""
-        players = int(view.state().get("players") or 0)
+        seats = self._probe_seats(view.state())
         for template in phrase.events:
             if template["type"] not in _BET_TYPES:
                 continue
             accepted = [
                 probe
-                for seat in range(players)
+                for seat in seats
                 for probe in self._bet_probes(template, seat)
                 if view.accepts(probe)
             ]
@@ -410,9 +427,16 @@ class Matcher:
         wanted = self._legal_phrases(view)
         if lookahead:
             seen = {id(view)}
+            tried: set[tuple[Any, ...]] = set()
             for event in view.legal_events():
                 if event.get("type") == "play":
                     continue
+                # Partners lead to the same words next: one seat per team is enough.
+                key = (event.get("type"), event.get("kind"), event.get("to"), event.get("decision"),
+                       event.get("team"), event["seat"] % 2 if "seat" in event else None)
+                if key in tried:
+                    continue
+                tried.add(key)
                 nxt = view.after(event)
                 if nxt is not None and id(nxt) not in seen:
                     seen.add(id(nxt))

@@ -5,8 +5,8 @@ called while an utterance is being decoded, so a new grammar is held
 until the recogniser is between utterances: right after a final result, or
 when the audio has been quiet long enough that a Reset loses nothing.  And
 partial results carry no word times when a grammar is set, so a word heard
-in a partial is stamped with the audio time minus the decoder's usual lag
-until the final result gives its real times.  Word times are seconds of
+in a partial is stamped with the current audio time (the listener refines
+it to the time the word first showed); final results have real times.  Word times are seconds of
 audio since the recogniser was created (vosk keeps them absolute across
 utterances and resets).
 """
@@ -22,7 +22,7 @@ import numpy as np
 from companion.speech.matcher import Word
 
 SAMPLE_RATE = 16000
-PARTIAL_LAG = 0.1  # typical seconds from a word's end to its first partial (bench/speech_latency.py)
+PARTIAL_LAG = 0.0  # subtracted from a partial word's first-seen time; 0-0.1 s measured alike (bench)
 QUIET_RMS = 300.0  # int16 RMS under which a block counts as quiet
 QUIET_SECONDS = 0.4  # quiet needed before a pending grammar may reset the decoder
 

@@ -11,6 +11,7 @@ callers without an engine.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -39,6 +40,7 @@ class GameView:
     def __init__(self, game: Any):
         self.game = game
         self._legal: list[dict[str, Any]] | None = None
+        self._trials: dict[str, Any] = {}  # event -> the game after it (None: rejected)
 
     def legal_events(self) -> list[dict[str, Any]]:
         if self._legal is None:
@@ -50,6 +52,12 @@ class GameView:
         return state.to_dict() if hasattr(state, "to_dict") else dict(state)
 
     def _applied(self, event: dict[str, Any]) -> Any | None:
+        key = json.dumps(event, sort_keys=True)
+        if key not in self._trials:
+            self._trials[key] = self._try(event)
+        return self._trials[key]
+
+    def _try(self, event: dict[str, Any]) -> Any | None:
         trial = copy.deepcopy(self.game)
         try:
             trial.apply(dict(event))

@@ -81,6 +81,7 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
         answering_seat=answering,
         cards_this_hand=plays,
         mano=state.get("mano"),
+        turns=tuple(state.get("turns") or ()) if in_hand else (),
     )
 
 

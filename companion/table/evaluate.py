@@ -4,7 +4,7 @@
     python -m companion.table.evaluate --hands 50 --mode noise --out /tmp/eval      # tracker + engine only
 
 Sessions are rendered with :mod:`companion.table.render_session` across the
-variants, with deck designs the detector never trained on (French holdout
+variants and 2, 4 and 6 players, with deck designs the detector never trained on (French holdout
 designs; the two Spanish designs are both training designs, said in the
 report), camera tilts and rolls, and light levels.  Two figures, kept apart:
 
@@ -41,7 +41,7 @@ from typing import Any
 
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections
-from companion.table.render_session import RenderOptions, SessionRenderer, render_session
+from companion.table.render_session import RenderOptions, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
 from companion.table.session import SessionConfig
 from companion.table.script import SessionScript, make_script
@@ -59,6 +59,7 @@ class SessionSpec:
     hands: int
     seed: int
     opts: RenderOptions
+    players: int = 4
 
 
 def plan(total_hands: int, seed: int = 0, hands_per_session: int = 4,
@@ -74,12 +75,13 @@ def plan(total_hands: int, seed: int = 0, hands_per_session: int = 4,
         tilt = rng.choice([0.0, 0.15, 0.3])
         roll = rng.uniform(-25, 25)
         light = rng.choice([0.6, 0.8, 1.0, 1.2])
+        players = rng.choice([2, 4, 4, 4, 6])
         opts = RenderOptions(tilt=tilt, roll=roll, light=light, seed=seed * 1000 + k,
                              view_mm=rng.uniform(640, 720))
-        spec = SessionSpec(f"s{k:02d}-{variant}", variant, hands, seed * 1000 + k, opts)
+        spec = SessionSpec(f"s{k:02d}-{variant}-{players}p", variant, hands, seed * 1000 + k, opts, players)
         specs.append(spec)
         # a game may end before the planned hands: count the hands really played
-        planned += make_script(variant, hands, 4, spec.seed).hands
+        planned += make_script(variant, hands, players, spec.seed).hands
         k += 1
     return specs
 
@@ -173,7 +175,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
         meta = json.loads(script_path.read_text())
         script = SessionScript.from_dict(meta["script"])
     else:
-        script = make_script(spec.variant, spec.hands, 4, spec.seed)
+        script = make_script(spec.variant, spec.hands, spec.players, spec.seed)
         meta = render_session(folder, script, spec.opts, video=(mode == "video"))
     if mode == "video" and not (folder / "video.mp4").exists():
         meta = render_session(folder, script, spec.opts, video=True)
@@ -203,7 +205,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
     stats = result.session.stats.summary()
     fusion = result.session.fusion
     return {
-        "name": spec.name, "variant": spec.variant, "design": meta["design"], "family": meta["family"],
+        "name": spec.name, "variant": spec.variant, "players": spec.players, "design": meta["design"],
+        "family": meta["family"],
         "tilt": spec.opts.tilt, "roll": round(spec.opts.roll, 1), "light": spec.opts.light,
         "duration": script.duration, "wall": round(result.wall_seconds, 3), "speed": round(result.speed, 2),
         "voice": result.voice_source, **cmp, "latency": lat, "stats": stats,
@@ -244,6 +247,17 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
         h = sum(r["hands"] for r in sub)
         out["by_variant"][v] = {"hands": h, "exact": sum(r["exact"] for r in sub),
                                 "scored": sum(r["scored"] for r in sub)}
+    out["by_players"] = {}
+    for n in sorted({r.get("players", 4) for r in rows}):
+        sub = [r for r in rows if r.get("players", 4) == n]
+        out["by_players"][str(n)] = {"hands": sum(r["hands"] for r in sub), "exact": sum(r["exact"] for r in sub),
+                                     "scored": sum(r["scored"] for r in sub)}
+    out["by_camera"] = {}
+    for tilt in sorted({r["tilt"] for r in rows}):
+        sub = [r for r in rows if r["tilt"] == tilt]
+        out["by_camera"][f"tilt {tilt}"] = {"hands": sum(r["hands"] for r in sub),
+                                            "exact": sum(r["exact"] for r in sub),
+                                            "scored": sum(r["scored"] for r in sub)}
     return out
 
 

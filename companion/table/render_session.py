@@ -38,7 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.script import PLAY_RADIUS_MM, SessionScript, make_script, seat_axis
+from companion.table.script import SessionScript, lateral_spacing, make_script, play_radius, seat_axis
 
 PLACING_SECONDS = 0.35  # a hand hovers over the table this long when a card is put down
 
@@ -107,9 +107,9 @@ def fit_view(script_players: int, opts: RenderOptions, margin: float = 8.0) -> R
         ux, uy = seat_axis(seat, script_players)
         px, py = -uy, ux
         for lateral in (-1.0, 0.0, 1.0):
-            radius = PLAY_RADIUS_MM + 12.0
-            spots.append((ux * radius + px * (lateral * 72.0 + 8.0 * lateral),
-                          uy * radius + py * (lateral * 72.0 + 8.0 * lateral)))
+            radius = play_radius(script_players) + 12.0
+            side = lateral * (lateral_spacing(script_players) + 8.0)
+            spots.append((ux * radius + px * side, uy * radius + py * side))
     for _ in range(40):
         hom = camera_for(opts).homography()
         inside = True
@@ -128,13 +128,14 @@ def calibration_for(script: SessionScript, hom: np.ndarray, opts: RenderOptions)
     """The calibration a user would mark: table centre and seat 0, as seen."""
     centre = _project(hom, (0.0, 0.0))
     ux, uy = seat_axis(0, script.players)
-    seat0 = _project(hom, (ux * PLAY_RADIUS_MM, uy * PLAY_RADIUS_MM))
+    reach = play_radius(script.players)
+    seat0 = _project(hom, (ux * reach, uy * reach))
     reaches = []
     for s in range(script.players):
         ax, ay = seat_axis(s, script.players)
-        reaches.append(math.dist(centre, _project(hom, (ax * PLAY_RADIUS_MM, ay * PLAY_RADIUS_MM))))
+        reaches.append(math.dist(centre, _project(hom, (ax * reach, ay * reach))))
     # Is the order of play anticlockwise in the image (y down)?  Check with seat 1.
-    s1 = _project(hom, tuple(v * PLAY_RADIUS_MM for v in seat_axis(1, script.players)))
+    s1 = _project(hom, tuple(v * reach for v in seat_axis(1, script.players)))
     a0 = math.atan2(centre[1] - seat0[1], seat0[0] - centre[0])
     a1 = math.atan2(centre[1] - s1[1], s1[0] - centre[0])
     clockwise = ((a1 - a0) % (2 * math.pi)) > math.pi
@@ -234,7 +235,7 @@ def speak_calls(script: SessionScript, path: Path) -> bool:
 
     rate = 16000
     total = np.zeros(int((script.duration + 2.0) * rate), np.float32)
-    voice = {"pt": "pt-br", "es": "es-419"}.get(script.lang, script.lang)
+    voice = {"pt": "pt-br", "es": "es-419", "ko": "ko"}.get(script.lang, script.lang)
     with tempfile.TemporaryDirectory() as tmp:
         for k, call in enumerate(script.calls):
             wav = Path(tmp) / f"{k}.wav"
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--lang", choices=["pt", "es"])
+    parser.add_argument("--lang", choices=["pt", "es", "ko"], help="language of the calls (ko: test stand-in)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--width", type=int, default=640)

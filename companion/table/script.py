@@ -25,6 +25,15 @@ from typing import Any
 PLAY_RADIUS_MM = 185.0  # distance from the table centre to where a seat puts its cards
 LATERAL_MM = 72.0  # spacing of a seat's three cards side by side
 
+
+def play_radius(players: int) -> float:
+    """Six players sit at a bigger table: their rows of cards must not touch."""
+    return PLAY_RADIUS_MM if players <= 4 else 265.0
+
+
+def lateral_spacing(players: int) -> float:
+    return LATERAL_MM if players <= 4 else 66.0
+
 # Words said for each call, by language (entries of companion/speech/lexicons).
 WORDS: dict[str, dict[str, Any]] = {
     "pt": {
@@ -32,6 +41,14 @@ WORDS: dict[str, dict[str, Any]] = {
         "accept": "aceito", "refuse": "não quero", "fold": "corro",
         "eleven_play": "vamos jogar", "eleven_run": "corro",
         "yes": "sim", "no": "não",
+    },
+    # Korean stand-in words of the speech layer's test lexicon (the one model a
+    # package registry ships): used to drive the real recogniser in tests.
+    "ko": {
+        "raise": {2: "트루코", 3: "트루코", 4: "트루코", 6: "여섯", 8: "아홉", 9: "아홉", 10: "아홉", 12: "열둘"},
+        "accept": "수락", "refuse": "거절", "fold": "거절",
+        "eleven_play": "수락", "eleven_run": "거절",
+        "yes": "네", "no": "아니",
     },
     "es": {
         "raise": {2: "truco", 3: "retruco", 4: "vale cuatro"},
@@ -134,8 +151,8 @@ def play_spot(seat: int, index: int, players: int, rng: random.Random) -> tuple[
     """Where a seat puts its ``index``-th card of a hand, and its rotation."""
     ux, uy = seat_axis(seat, players)
     px, py = -uy, ux  # lateral direction
-    lateral = (index - 1) * LATERAL_MM + rng.uniform(-8, 8)
-    radius = PLAY_RADIUS_MM + rng.uniform(-12, 12)
+    lateral = (index - 1) * lateral_spacing(players) + rng.uniform(-8, 8)
+    radius = play_radius(players) + rng.uniform(-12, 12)
     x = ux * radius + px * lateral
     y = uy * radius + py * lateral
     facing = math.degrees(math.atan2(ux, uy))  # card's top points away from its seat... roughly

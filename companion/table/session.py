@@ -46,7 +46,7 @@ class SessionConfig:
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
     fusion: FusionConfig = field(default_factory=FusionConfig)
     change_threshold: float = 10.0  # grey levels on the thumbnail; <= 0: run the detector on every frame
-    max_reuse: int = 3  # consecutive frames that may reuse the previous detections
+    max_reuse: int = 9  # consecutive frames that may reuse the previous detections (a still table: once a second)
 
 
 @dataclass

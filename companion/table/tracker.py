@@ -60,6 +60,7 @@ class TableView:
     answering_seat: int | None = None  # seat that must answer an open bet
     cards_this_hand: int = 0  # plays made in the current hand (covered ones too)
     mano: int | None = None
+    turns: tuple[int, ...] = ()  # every seat due to play (several in a six-player pica-pica deal)
 
 
 @dataclass
@@ -113,6 +114,8 @@ class Track:
     decided: bool = False
     anchor: Anchor | None = None
     min_conf: float = 1.0
+    label_override: str | None = None  # a decision on the runner-up reading (see TableTracker._decide)
+    relabel_reason: str = ""
 
     def add(self, det: Detection, t: float) -> None:
         self.min_conf = min(self.min_conf, det.confidence)
@@ -125,6 +128,8 @@ class Track:
 
     @property
     def label(self) -> str:
+        if self.label_override is not None:
+            return self.label_override
         return max(self.votes, key=lambda k: self.votes[k])
 
     @property
@@ -354,6 +359,8 @@ class TableTracker:
         t = track.first_t
 
         def propose(event: dict[str, Any], flags: list[str], reason: str = "", blocking: bool = True) -> None:
+            if track.relabel_reason and blocking:
+                reason = track.relabel_reason + ("; " + reason if reason else "")
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
@@ -376,6 +383,19 @@ class TableTracker:
             self._propose_play(track, {"type": "play", "covered": True}, zone, current, propose)
             return
 
+        if label not in current.deck or label in current.played:
+            if track.hits < 2 * self.config.min_frames and label != BACK:
+                return  # an impossible reading: look a little longer before deciding anything
+            # the detector's best reading is impossible; its next best reading of
+            # the same card may not be (a confused label, not a second card)
+            others = [k for k in sorted(track.votes, key=lambda k: -track.votes[k])
+                      if k != label and k != BACK and k in current.deck and k not in current.played]
+            if others and track.votes[others[0]] >= 0.25 * track.votes[label]:
+                why = "not in this variant's deck" if label not in current.deck else "already out in this hand"
+                first_reading = label
+                label = track.label_override = others[0]
+                conf = min(conf, 0.5)
+                track.relabel_reason = f"read as {first_reading} ({why}); next best reading {label}"
         if label not in current.deck:
             self._anchor(track, "flagged")
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
@@ -412,6 +432,8 @@ class TableTracker:
         flags: list[str] = []
         reason = ""
         seat = current.turn
+        if zone is not None and zone != CENTRE and zone in current.turns:
+            seat = zone  # several seats may play (pica-pica): the zone says which one did
         if seat is None:
             seat = zone if zone not in (None, CENTRE) else -1
             flags.append("no_turn")
@@ -438,4 +460,4 @@ def _after_deal(view: TableView) -> TableView:
     hand without a vira before the engine has seen the deal."""
     mano = (view.next_dealer + 1) % view.players
     return TableView(view.players, view.deck, view.uses_vira, True, mano, frozenset(), view.next_dealer,
-                     view.game_over, view.hand_number + 1, None, 0, mano)
+                     view.game_over, view.hand_number + 1, None, 0, mano, (mano,))

@@ -139,7 +139,9 @@ CASES: list[tuple[str, str, str, list[dict[str, Any]], str, list[dict[str, Any]]
     ("joga with nothing open", "paulista", "pt", PAU_ACCEPTED, "joga", [], "ignore"),
     ("aceito with nothing open", "paulista", "pt", PAU_ACCEPTED, "aceito", [], "ignore"),
     ("corro with nothing open folds (who?)", "paulista", "pt", PAU_ACCEPTED, "corro", [E(type="fold")], "confirm"),
-    ("seis by the acceptor waits for its turn", "paulista", "pt", PAU_ACCEPTED, "seis", [], "not-applied"),
+    ("seis later by the team that accepted", "paulista", "pt", PAU_ACCEPTED, "vale seis",
+     [E(type="raise", to=6, seat=1)], "apply"),
+    ("nove skips a step", "paulista", "pt", PAU_ACCEPTED, "vale nove", [], "not-applied"),
     # --- Paulista: mão de onze -------------------------------------------------------------
     ("eleven: vamos jogar", "paulista", "pt", PAU_ELEVEN, "vamos jogar", [E(type="eleven", team=0, decision="play")], "apply"),
     ("eleven: corro runs", "paulista", "pt", PAU_ELEVEN, "corro", [E(type="eleven", team=0, decision="run")], "apply"),

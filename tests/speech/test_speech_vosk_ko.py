@@ -148,11 +148,14 @@ def test_confirmation_by_voice(ko_model: Any) -> None:
     assert len(answers) == 1 and answers[0].answer is True
 
 
-def test_wav_and_flac_through_the_cli(ko_model: Any, session: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_wav_and_flac_through_the_cli(ko_model: Any, session: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """``companion listen --wav`` after a table log: events applied to the game as heard."""
     import soundfile
 
     from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))  # the tuned-model overlay goes here
 
     audio, segments = session
     wav = write_wav(tmp_path / "session.wav", audio)

@@ -46,3 +46,30 @@ def test_demo_full_pipeline_prints_events_score_and_the_voice_source(monkeypatch
     truth = [normalise(json.loads(x)) for x in (DATA_DIR / "demo" / "truth.jsonl").read_text().splitlines()]
     assert got == truth  # calls compared by team: the microphone cannot tell partners apart
     assert (tmp_path / "a.mp4").stat().st_size > 10_000
+
+
+def test_replay_command_writes_the_log_and_prints_the_score(monkeypatch, capsys, tmp_path):
+    from companion.synth.art import list_designs
+
+    if not list_designs("french"):
+        pytest.skip("no French card art on this machine")
+    import companion.vision.detector as vision
+    from companion.table.render_session import RenderOptions, SessionRenderer
+    from companion.table.script import SessionScript
+    from companion.table.simulate import ReferenceDetector
+    from companion.table.zones import Calibration, save_calibration
+
+    folder = DATA_DIR / "demo"
+    meta = json.loads((folder / "session.json").read_text())
+    script = SessionScript.from_dict(meta["script"])
+    ref = ReferenceDetector(SessionRenderer(script, RenderOptions(**meta["render"])), meta["states"])
+    monkeypatch.setattr(vision, "CardDetector", lambda family: ref)
+    save_calibration(Calibration.from_dict(meta["calibration"]), tmp_path / "cal.json")
+    log = tmp_path / "out.jsonl"
+    code = main(["replay", str(folder / "video.mp4"), "--variant", "paulista", "--transcript",
+                 str(folder / "transcript.json"), "--calibration", str(tmp_path / "cal.json"),
+                 "--dealer", str(script.timed_log[0][1]["dealer"]), "--log", str(log), "--json"])
+    assert code == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["score"] == script.score and not scored["errors"]
+    assert len(log.read_text().splitlines()) == len(script.log)

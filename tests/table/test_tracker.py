@@ -25,6 +25,15 @@ def test_card_seen_twice_is_flagged_not_applied():
     assert not s.fusion.pending  # an alert never blocks the table
 
 
+def test_impossible_reading_falls_back_to_the_next_best_one_for_confirmation():
+    s = run_stream("misread")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+    (pending,) = s.fusion.pending
+    assert pending.event == {"type": "play", "seat": 1, "card": "AS"}
+    assert "low_confidence" in pending.flags and "read as 4C" in pending.reason
+    assert not s.fusion.alerts
+
+
 def test_card_of_the_wrong_deck_is_flagged_not_applied():
     s = run_stream("wrong_deck")
     assert events(s) == [HAND]
