@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--log", metavar="PATH", help="table log file (default: in the user data folder)")
     parser.add_argument("--db", metavar="URL", help="history database (default: the user's SQLite file)")
     parser.add_argument("--no-history", action="store_true", help="write only the JSONL table log")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the last unfinished match in the history (after a crash)")
     parser.add_argument("--no-mic", action="store_true", help="no microphone: cards, keys and board only")
     parser.add_argument("--mic", metavar="DEVICE", help="input device index or name part")
     parser.add_argument("--model", metavar="PATH", help="vosk model folder (default: the installed one)")
@@ -86,6 +88,15 @@ def _table_log(args: argparse.Namespace, match_event: dict[str, Any], log_path: 
         print(f"history unavailable ({err}); writing only {log_path}", file=sys.stderr)
         return JsonlTableLog(log_path, match_event), f"table log {log_path}"
     store = HistoryStore(args.db)
+    if args.resume:
+        recorder = MatchRecorder.resume(store)
+        resumed = dict(recorder.game.match_event)
+        log = RecorderTableLog(recorder, log_path, resumed)
+        if log.mirror is not None:  # the mirror starts with what the history already holds
+            for event in recorder.game.events:
+                log.mirror.events.append(dict(event))
+                log.mirror._written(event)
+        return log, f"history match {recorder.match_id} (resumed, {len(recorder.game.events)} events) + {log_path}"
     recorder = MatchRecorder.start(store, match_event, names=args.names, source="camera")
     return RecorderTableLog(recorder, log_path, match_event), f"history match {recorder.match_id} + {log_path}"
 
@@ -155,7 +166,12 @@ def run(args: argparse.Namespace) -> int:
     match_event = _match_event(args)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_path = Path(args.log) if args.log else user_data_dir() / "logs" / f"{stamp}-{args.variant}.jsonl"
-    log, where = _table_log(args, match_event, log_path)
+    try:
+        log, where = _table_log(args, match_event, log_path)
+    except LookupError as err:  # --resume with nothing to resume
+        cap.release()
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     session = TableSession(log, detector=detector, zones=zones, voice=None, first_dealer=args.dealer)
     if spotter is not None:
         from companion.table.voice import VoiceInterpreter

@@ -69,6 +69,11 @@ class Deal:
     def mano(self) -> int:
         return (self.dealer + 1) % self.game.players
 
+    @property
+    def tied(self) -> bool:
+        """A one-hand deal whose every trick tied and that nobody scored (``all_tied: nobody``)."""
+        return len(self.hands) == 1 and self.hands[0].winner is None and self.hands[0].end == "tricks"
+
     def _hand_finished(self, hand: Hand, out: list[Outcome]) -> None:
         if self.over:
             return
@@ -352,7 +357,8 @@ class Game:
         return (len(self.events) if at is None else at, list(self.score), list(self.games_won),
                 self.game_number, self.game_over, self.match_over, self.winner, self.match_winner,
                 self.deal, self.last_dealer, self.last_kind, self.hand_number, len(self._finished),
-                len(self.penalties), {k: list(v) for k, v in self._deal_penalties.items()},
+                len(self.penalties),
+                {k: list(v) for k, v in self._deal_penalties.items()} if self._deal_penalties else {},
                 self._eleven_team, self.seq)
 
     def _keep(self, checkpoint: tuple[Any, ...]) -> None:
@@ -418,7 +424,11 @@ class Game:
 
     # ------------------------------------------------------------------ deals
     def next_dealer(self) -> int:
-        return 0 if self.last_dealer is None else (self.last_dealer + 1) % self.players
+        if self.last_dealer is None:
+            return 0
+        if self.variant.tied_same_dealer and self.deal is not None and self.deal.tied and not self.game_over:
+            return self.last_dealer
+        return (self.last_dealer + 1) % self.players
 
     def _hand(self, ev: dict[str, Any], out: list[Outcome]) -> None:
         if self.match_over:
@@ -442,6 +452,11 @@ class Game:
                     raise IllegalEvent(f"vira {vira} is not in the {o.deck} deck")
         elif vira is not None:
             raise IllegalEvent("this variant turns no vira")
+        carried = 0
+        previous = self.deal
+        if (o.tied_stake_carries and previous is not None and previous.tied and not self.game_over
+                and previous.hands[0].kind == "normal"):
+            carried = previous.hands[0].truco.level  # the truco level the tied hand reached
         if self.game_over:  # next game of the match
             self.game_number += 1
             self.score = [0, 0]
@@ -478,6 +493,11 @@ class Game:
             text += "; pica-pica"
         out.append(Outcome("hand_started", text, {"dealer": dealer, "vira": vira, "kind": kind,
                                                   "hand": self.hand_number}))
+        if carried and kind in ("normal", "redonda"):
+            hand = self.deal.hands[0]
+            hand.truco.level = min(carried, len(hand.truco.stakes) - 1)
+            out.append(Outcome("rule", f"the tied hand's stake carries over: this hand is worth {hand.stake}",
+                               {"rule": "tied_stake_carries", "stake": hand.stake}))
 
     def _deal_finished(self, deal: Deal, out: list[Outcome]) -> None:
         self._finished.append(deal)
@@ -680,6 +700,11 @@ class Game:
         listed per seat without a value; in vira variants ``hand`` carries
         ``"vira": None`` meaning "the turned card".
         """
+        return self._legal(True)
+
+    def _legal(self, copy: bool) -> list[dict[str, Any]]:
+        """``legal_events``; with ``copy=False`` some dicts are shared templates that the
+        caller must not change (the simulator copies the one event it picks)."""
         if self.match_over:
             return []
         deal = self.deal
@@ -689,33 +714,33 @@ class Game:
                 ev["vira"] = None
             return [ev]
         if len(deal.hands) == 1:
-            return legal_hand_events(deal.hands[0])
+            return legal_hand_events(deal.hands[0], copy)
         result: list[dict[str, Any]] = []
         for h in deal.hands:
             if not h.over:
-                result.extend(legal_hand_events(h))
+                result.extend(legal_hand_events(h, copy))
         return result
 
 
-def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
-    """Legal next events of one hand (see :meth:`Game.legal_events`)."""
+def legal_hand_events(h: Hand, copy: bool = True) -> list[dict[str, Any]]:
+    """Legal next events of one hand (see :meth:`Game.legal_events`; ``copy``: see ``Game._legal``)."""
     o = h.o
     tr = h.truco
     if h.flor is None and h.envido is None and tr.pending_team is None and h.eleven_decided:
         # Fast path (most of a hand): no bet open, nothing to declare.  The same
-        # events in the same order as the general path below.
+        # events in the same order as the general path below, assembled from
+        # shared templates and copied once at the end (callers may fill them in).
         seats = h.seats
         cur = h.cur
         turn = seats[(h.pos[h.leader] + len(cur)) % h.n]
-        ev = [{"type": "play", "seat": turn}]
-        append = ev.append
         if h.tricks and o.covered and h.covered_block(turn) is None:
-            append({"type": "play", "seat": turn, "covered": True})
+            ev = [_PLAY[turn], _PLAY_COVERED[turn]]
+        else:
+            ev = [_PLAY[turn]]
         stakes = tr.stakes
         level = tr.level + 1
         kind = h.kind
-        if (level < len(stakes) and kind != "eleven" and kind != "iron"
-                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and cur)):
+        if level < len(stakes) and kind != "eleven" and kind != "iron":
             nxt = stakes[level]
             may = tr.may_raise
             if not o.raise_on_turn:
@@ -723,11 +748,13 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
             else:
                 acc = h.accepted_at
                 raisers = (turn,) if acc is None or acc[1] != h.game.seq - 1 else _raisers(h, turn)
+            if h.truco_trick is not None and h.truco_trick == len(h.tricks) and cur:
+                raisers = _in_truco_trick(h, raisers)
             allowed = o.raise_when_winning == "allowed"
             for s in raisers:
                 team = s % 2
                 if (may is None or may == team) and (allowed or _raise_ok(h, team, False)):
-                    append({"type": "raise", "seat": s, "to": nxt})
+                    ev.append(_raise_event(s, nxt))
         if (o.envido or o.flor) and not h.tricks and kind in ("normal", "duel"):
             # envido and flor belong to the first trick, before the player's own card
             free = [s for s in h.seats if s not in h.first_played]
@@ -735,15 +762,30 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                 teams = h.truco_teams
                 for s in free:
                     if s % 2 not in teams:
-                        ev.append({"type": "envido", "seat": s, "kind": "envido"})
-                        ev.append({"type": "envido", "seat": s, "kind": "real_envido"})
-                        ev.append({"type": "envido", "seat": s, "kind": "falta_envido"})
+                        ev.extend(_ENVIDO_BETS[s])
             if o.flor and not h.envido_done:
                 for s in free:
-                    ev.append({"type": "flor", "seat": s, "kind": "flor"})
-        for s in seats:
-            append({"type": "fold", "seat": s})
-        return ev
+                    ev.append(_FLOR[s])
+        ev.extend(_fold_events(seats))
+        return list(map(dict.copy, ev)) if copy else ev
+    return _unique(_slow_events(h))
+
+
+def _unique(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Drop repeats (e.g. ``refuse`` listed for an open flor and an open truco: it answers the flor)."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for ev in events:
+        k = tuple(ev.items())
+        if k not in seen:
+            seen.add(k)
+            out.append(ev)
+    return out
+
+
+def _slow_events(h: Hand) -> list[dict[str, Any]]:
+    """``legal_hand_events`` when a bet is open, points are declared or a decision is due."""
+    o = h.o
     if not h.eleven_decided:
         return [{"type": "eleven", "team": h.eleven_team, "decision": "play"},
                 {"type": "eleven", "team": h.eleven_team, "decision": "run"}]
@@ -751,13 +793,7 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
     found = h._declarations()
     f = h.flor
     if found is not None:
-        _, decl = found
-        seat = decl.next_seat()
-        if seat is not None:
-            ev.append({"type": "points", "seat": seat})
-            if decl.best_seat is not None:
-                ev.append({"type": "good", "seat": seat})
-        return ev
+        return _declaration_events(h, *found)
     if f is not None and not f.settled and f.pending_team is not None:
         answering = 1 - f.pending_team
         for s in h.seats:
@@ -768,6 +804,9 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                     ev.append({"type": "flor", "seat": s, "kind": "contraflor_al_resto"})
                 if s not in f.announced:
                     ev.append({"type": "flor", "seat": s, "kind": "flor"})
+        # the bettor's partners may still announce a flor of their own
+        ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in h.seats
+                  if s % 2 != answering and h.flor_block(s) is None)
         return ev
     flor_announce = [s for s in h.seats if h.flor_block(s) is None] if o.flor else []
     e = h.envido
@@ -781,7 +820,7 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                     if e.can_raise_with(kind):
                         ev.append({"type": "envido", "seat": s, "kind": kind})
         ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in flor_announce)
-        ev.extend({"type": "fold", "seat": s} for s in h.seats)
+        ev.extend(map(dict.copy, _fold_events(h.seats)))
         return ev
     ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in flor_announce)
     if f is not None and not f.settled:
@@ -810,22 +849,42 @@ def legal_hand_events(h: Hand) -> list[dict[str, Any]]:
                 ev.extend({"type": "envido", "seat": s, "kind": k} for k in ENVIDO_KINDS)
         if o.play_with_open_truco and turn is not None:
             ev.extend(_plays(h, turn))
-        ev.extend({"type": "fold", "seat": s} for s in h.seats)
+        ev.extend(map(dict.copy, _fold_events(h.seats)))
         return ev
     if turn is not None:
         ev.extend(_plays(h, turn))
         nxt = tr.next_stake(False)
-        if (nxt is not None and h.kind not in ("eleven", "iron")
-                and not (h.truco_trick is not None and h.truco_trick == len(h.tricks) and h.cur)):
+        if nxt is not None and h.kind not in ("eleven", "iron"):
             raisers = _raisers(h, turn) if o.raise_on_turn else h.seats
+            if h.truco_trick is not None and h.truco_trick == len(h.tricks) and h.cur:
+                raisers = _in_truco_trick(h, raisers)
             for s in raisers:
                 team = s % 2
                 if (tr.may_raise is None or tr.may_raise == team) and _raise_ok(h, team, False):
                     ev.append({"type": "raise", "seat": s, "to": nxt})
     for s in envido_seats:
         ev.extend({"type": "envido", "seat": s, "kind": k} for k in ENVIDO_KINDS)
-    ev.extend({"type": "fold", "seat": s} for s in h.seats)
+    ev.extend(map(dict.copy, _fold_events(h.seats)))
     return ev
+
+
+# Templates of the events the fast path of ``legal_hand_events`` lists: shared,
+# so they are only ever handed out as copies.
+_SEATS = range(max(PLAYER_COUNTS))
+_PLAY = tuple({"type": "play", "seat": s} for s in _SEATS)
+_PLAY_COVERED = tuple({"type": "play", "seat": s, "covered": True} for s in _SEATS)
+_ENVIDO_BETS = tuple(tuple({"type": "envido", "seat": s, "kind": k} for k in ENVIDO_KINDS) for s in _SEATS)
+_FLOR = tuple({"type": "flor", "seat": s, "kind": "flor"} for s in _SEATS)
+
+
+@lru_cache(maxsize=256)
+def _fold_events(seats: tuple[int, ...]) -> tuple[dict[str, Any], ...]:
+    return tuple({"type": "fold", "seat": s} for s in seats)
+
+
+@lru_cache(maxsize=1024)
+def _raise_event(seat: int, to: int) -> dict[str, Any]:
+    return {"type": "raise", "seat": seat, "to": to}
 
 
 def _raisers(h: Hand, turn: int) -> tuple[int, ...]:
@@ -835,6 +894,54 @@ def _raisers(h: Hand, turn: int) -> tuple[int, ...]:
     if acc is not None and acc[1] == h.game.seq - 1:
         return (turn, *(s for s in h.seats if s % 2 == acc[0] and s != turn))
     return (turn,)
+
+
+def _in_truco_trick(h: Hand, raisers: tuple[int, ...]) -> tuple[int, ...]:
+    """Mineiro: once the truco trick is under way nobody bets again, except the team that
+    accepted in the event just before ("quiero, vale seis" logged as accept then raise)."""
+    acc = h.accepted_at
+    if acc is None or acc[1] != h.game.seq - 1:
+        return ()
+    return tuple(s for s in raisers if s % 2 == acc[0])
+
+
+def _declaration_events(h: Hand, what: str, decl: Any) -> list[dict[str, Any]]:
+    """Events accepted while envido or flor points are being declared.
+
+    Every seat of the comparison that has not spoken may declare (the one
+    expected next is listed first) or, facing a better declaration, say son
+    buenas.  During envido declarations a flor may still be announced (it
+    cancels the envido).  While both teams' flores wait for the comparison to
+    start, another flor, con flor me achico (``refuse``) and contraflor / al
+    resto are still open; once it has started only points and son buenas are.
+    """
+    ev: list[dict[str, Any]] = []
+    first = decl.next_seat()
+    speakers = [s for s in decl.order if decl.can_speak(s) is None]
+    if first in speakers:
+        speakers.remove(first)
+        speakers.insert(0, first)
+    best = decl.best_seat
+    for s in speakers:
+        ev.append({"type": "points", "seat": s})
+        if best is not None and best % 2 != s % 2:
+            ev.append({"type": "good", "seat": s})
+    f = h.flor
+    if what == "envido":
+        if h.o.flor:
+            ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in h.seats if h.flor_block(s) is None)
+        return ev
+    assert f is not None
+    if f.declarations is not None:
+        return ev
+    ev.extend({"type": "flor", "seat": s, "kind": "flor"} for s in h.seats if h.flor_block(s) is None)
+    for s in h.seats:
+        if h._flor_participant(s) is None:
+            ev.append({"type": "refuse", "seat": s})
+            if f.bet is None:
+                ev.append({"type": "flor", "seat": s, "kind": "contraflor"})
+                ev.append({"type": "flor", "seat": s, "kind": "contraflor_al_resto"})
+    return ev
 
 
 def _raise_ok(h: Hand, team: int, counter: bool) -> bool:

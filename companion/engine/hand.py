@@ -440,7 +440,9 @@ class Hand:
                     raise IllegalEvent(f"team {team} cannot answer its own {KIND_WORDS[f.bet or 'flor']}")
                 self._flor_answer(seat, yes, out)
                 return
-            if (not yes and (team not in f.teams or f.contested)
+            # Con flor me achico answers a flor; once the flores are being compared
+            # (after "con flor quiero"), conceding is "son buenas" (`good`).
+            if (not yes and (team not in f.teams or f.contested) and f.declarations is None
                     and self._flor_participant(seat) is None):
                 self._achico(seat, out)
                 return

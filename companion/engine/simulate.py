@@ -9,18 +9,66 @@ records the table log.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
 
 from companion.cards import envido_value, suit_of
 from companion.engine.game import Game
 from companion.engine.outcomes import Outcome
 
+_TYPE = itemgetter("type")
+
 WEIGHTS = {
     "play": 12.0, "raise": 1.0, "accept": 2.0, "refuse": 1.0, "fold": 0.08, "envido": 0.4,
     "flor": 6.0, "points": 1.0, "good": 1.0, "eleven": 1.0, "hand": 1.0,
 }
+
+
+def _pool_sample(rng: random.Random, population: list[str], k: int) -> list[str]:
+    """``rng.sample(population, k)`` for a deck-sized list, without a method call per card.
+
+    The same draws as CPython's ``Random.sample`` for small populations (a pool
+    with swap-remove and rejection-sampled ``getrandbits``), so a seed deals
+    the same cards either way; ``_SAMPLE_MATCHES`` checks that at import and
+    :meth:`Table._deal` falls back to ``rng.sample`` if another Python differs.
+    """
+    n = len(population)
+    pool = list(population)
+    getrandbits = rng.getrandbits
+    result = []
+    for i in range(k):
+        m = n - i
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        result.append(pool[j])
+        pool[j] = pool[m - 1]
+    return result
+
+
+def _pool_path(n: int, k: int) -> bool:
+    """Does ``Random.sample`` take its pool path for these sizes (CPython 3.11 rule)?"""
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    return n <= setsize
+
+
+def _sample_matches() -> bool:
+    deck = [f"c{i}" for i in range(48)]
+    for seed in range(3):
+        for n, k in ((40, 13), (27, 19), (48, 7)):
+            a, b = random.Random(seed), random.Random(seed)
+            if _pool_sample(a, deck[:n], k) != b.sample(deck[:n], k) or a.getstate() != b.getstate():
+                return False
+    return True
+
+
+_SAMPLE_MATCHES = _sample_matches()
 
 
 def envido_points(cards: list[str]) -> int:
@@ -70,32 +118,33 @@ class Table:
         return True
 
     def choose(self) -> dict[str, Any] | None:
-        legal = self.game.legal_events()  # fresh dicts: safe to fill in
+        # The engine's listing without its defensive copies (Game.legal_events() copies
+        # every event); only the event picked is copied, below, before it is filled in.
+        legal = self.game._legal(False)
         if self._flor_game:
             legal = [ev for ev in legal if self._allowed(ev)]
         if not legal:
             return None
-        weights = self.weights
-        ws = [weights[ev["type"]] for ev in legal]
+        ws = list(map(self.weights.__getitem__, map(_TYPE, legal)))
         r = self._random() * sum(ws)
         for ev, w in zip(legal, ws):
             r -= w
             if r < 0:
                 break
-        return self._complete(ev)
+        return self._complete(dict(ev))
 
     def _complete(self, ev: dict[str, Any]) -> dict[str, Any]:
         kind = ev["type"]
         rng = self.rng
-        if kind == "hand":
+        if kind == "play":
+            hand = self.hands[ev["seat"]]
+            ev["card"] = hand.pop(int(self._random() * len(hand)))
+        elif kind == "hand":
             n = self.game.players
-            cards = rng.sample(self.deck, 3 * n + 1)
+            cards = self._deal(3 * n + 1)
             self.hands = {s: cards[3 * s:3 * s + 3] for s in range(n)}
             if ev.get("vira", 0) is None:
                 ev["vira"] = cards[3 * n]
-        elif kind == "play":
-            hand = self.hands[ev["seat"]]
-            ev["card"] = hand.pop(int(self._random() * len(hand)))
         elif kind == "points":
             what = self.game.declaration_kind(ev["seat"])
             if what == "flor":
@@ -105,19 +154,45 @@ class Table:
                 ev["points"] = envido_points(self._dealt(ev["seat"]))
         return ev
 
+    def _deal(self, k: int) -> list[str]:
+        """``k`` random cards of the deck, in dealing order (``rng.sample``)."""
+        deck = self.deck
+        if _SAMPLE_MATCHES and type(self.rng) is random.Random and _pool_path(len(deck), k):
+            return _pool_sample(self.rng, deck, k)
+        return self.rng.sample(deck, k)
+
     def _dealt(self, seat: int) -> list[str]:
         """The three cards dealt to ``seat`` (played ones included)."""
         return self._dealt_cards[seat]
 
     # -- running -----------------------------------------------------------
     def step(self) -> list[Outcome] | None:
-        ev = self.choose()
-        if ev is None:
-            return None
-        if ev["type"] == "hand":
+        """Choose, fill in and apply one event; None when the match is over."""
+        if self._flor_game:
+            ev = self.choose()
+            if ev is None:
+                return None
+        else:  # choose() inlined for the common case (the same draws)
+            legal = self.game._legal(False)
+            if not legal:
+                return None
+            ws = list(map(self.weights.__getitem__, map(_TYPE, legal)))
+            r = self._random() * sum(ws)
+            for ev, w in zip(legal, ws):
+                r -= w
+                if r < 0:
+                    break
+            ev = dict(ev)
+            if ev["type"] == "play":
+                hand = self.hands[ev["seat"]]
+                ev["card"] = hand.pop(int(self._random() * len(hand)))
+            else:
+                ev = self._complete(ev)
+        kind = ev["type"]
+        if kind == "hand":
             self.hands_played += 1
         out = self.game.apply(ev)
-        if ev["type"] == "hand":
+        if kind == "hand":
             self._dealt_cards = {s: list(c) for s, c in self.hands.items()}
             if self._flor_game:
                 self._flor_seats = {s for s, c in self._dealt_cards.items() if flor_points(c) is not None}

@@ -61,6 +61,10 @@ class VariantOptions:
     all_tied: str = _opt("nobody", "a fully tied hand: nobody scores, the mano's team wins, the dealer's "
                          "team wins, or the dealer's team loses the game",
                          ("nobody", "mano", "dealer", "dealer_loses_game"))
+    tied_stake_carries: bool = _opt(False, "a fully tied hand that nobody scores passes a stake raised by truco "
+                                    "on: the next hand starts at that stake (a Mineiro variation)")
+    tied_same_dealer: bool = _opt(False, "after a fully tied hand that nobody scores the same player deals "
+                                  "again (a Mineiro variation; the next `hand` listed by legal_events)")
     covered: bool = _opt(True, "cards may be played face down (never in the first trick, never win)")
     covered_per_team: int = _opt(1, "most face-down cards per team in one trick (0 = no limit)")
     covered_after_tie: bool = _opt(True, "face-down cards allowed in the trick after a tied trick")

@@ -336,6 +336,11 @@ class Matcher:
         raise from the team that accepted last: the engine lists exactly
         those seats.  When both teams are possible the table is asked.
         """
+        if all(o.get("type") in ("points", "good") for o in options) and options:
+            # Declarations: the engine lists every seat that may still speak, the one
+            # expected next first; a declaration heard is taken as that seat's.
+            chosen = options[0]
+            return _Attribution(chosen, chosen["seat"] % 2, [chosen["seat"]], False)
         seats = sorted({o["seat"] for o in options if "seat" in o})
         teams = sorted({o["team"] for o in options if "team" in o} | {s % 2 for s in seats})
         turn = state.get("turn")

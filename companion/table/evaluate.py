@@ -10,6 +10,9 @@ report), camera tilts and rolls, and light levels.  Two figures, kept apart:
 
 * ``video``: the real thing.  The rendered video goes through the ONNX
   detector, the tracker, fusion and the engine (``companion replay``).
+* ``classifier`` (extra): the renderer's true boxes named by the real card
+  classifier on the real frames: the classifier's confusions without the box
+  detector's.
 * ``noise``: the tracker and the engine alone.  The detections are the
   renderer's ground-truth boxes with a detector's faults added
   (:class:`~companion.table.simulate.NoiseModel`: misses, flicker bursts,
@@ -168,7 +171,7 @@ def _pct(values: list[float], q: float) -> float | None:
 # --- running ------------------------------------------------------------------------------------
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[str, Any],
-                noise: NoiseModel, config: SessionConfig | None = None) -> dict[str, Any]:
+                noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True) -> dict[str, Any]:
     folder = out / "sessions" / spec.name
     script_path = folder / "session.json"
     if script_path.exists():
@@ -176,14 +179,22 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
         script = SessionScript.from_dict(meta["script"])
     else:
         script = make_script(spec.variant, spec.hands, spec.players, spec.seed)
-        meta = render_session(folder, script, spec.opts, video=(mode == "video"))
-    if mode == "video" and not (folder / "video.mp4").exists():
+        meta = render_session(folder, script, spec.opts, video=(mode in ("video", "classifier")))
+    if mode in ("video", "classifier") and not (folder / "video.mp4").exists():
         meta = render_session(folder, script, spec.opts, video=True)
-    cal = Zones(Calibration.from_dict(meta["calibration"]))
+    cal = Zones(Calibration.from_dict(meta["calibration"])) if calibrated else None
     first_dealer = script.timed_log[0][1]["dealer"]
     transcript = script.transcript()
     lang = script.lang
-    if mode == "video":
+    if mode == "classifier":
+        from companion.table.render_session import SessionRenderer
+        from companion.table.simulate import TrueBoxesClassifier
+
+        renderer = SessionRenderer(script, RenderOptions(**meta["render"]))
+        detector = TrueBoxesClassifier(renderer, meta["states"], meta["family"])
+        result = replay(script.match, video=folder / "video.mp4", detector=detector, transcript=transcript,
+                        lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config))
+    elif mode == "video":
         from companion.vision.detector import CardDetector
 
         family = meta["family"]
@@ -265,11 +276,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--hands-per-session", type=int, default=4)
-    parser.add_argument("--mode", choices=["noise", "video", "both"], default="both")
+    parser.add_argument("--mode", choices=["noise", "video", "classifier", "both"], default="both",
+                        help="both = noise + video; classifier = true boxes named by the real classifier")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "companion-table-eval"),
                         help="where rendered sessions and the report go (rendered sessions are reused)")
+    parser.add_argument("--no-calibration", action="store_true",
+                        help="no seat calibration: zones guessed, then learned from the first trick")
+    parser.add_argument("--render-only", action="store_true", help="render the sessions (with video) and stop")
     parser.add_argument("--min-frames", type=int, help="tracker: detections before a card counts")
     parser.add_argument("--hold", type=float, help="fusion: seconds a card waits for earlier ones")
     parser.add_argument("--noise", choices=["clean", "default", "hard"], default="default",
@@ -288,13 +303,21 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cache: dict[str, Any] = {}
+    if args.render_only:
+        for spec in specs:
+            folder = out / "sessions" / spec.name
+            if not (folder / "video.mp4").exists():
+                script = make_script(spec.variant, spec.hands, spec.players, spec.seed)
+                render_session(folder, script, spec.opts, video=True)
+            print(f"rendered {folder}", file=sys.stderr)
+        return 0
     for mode in modes:
         rows = []
         for spec in specs:
             try:
-                row = run_session(spec, out, mode, cache, noise, config)
+                row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
-                if mode == "video" and type(err).__name__ == "ModelError":
+                if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)
                     rows = []
                     break
@@ -304,9 +327,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"speed {row['speed']}x voice={row['voice']}", file=sys.stderr)
         if rows:
             report[mode] = summarise(rows, mode)
+            tag = mode
             if mode == "noise":
                 report[mode]["noise"] = args.noise
-            (out / f"sessions-{mode}.json").write_text(json.dumps(rows, indent=1) + "\n")
+                tag = f"noise-{args.noise}"
+            if args.no_calibration:
+                report[mode]["calibration"] = "learned"
+                tag += "-learned"
+            (out / f"sessions-{tag}.json").write_text(json.dumps(rows, indent=1) + "\n")
+            (out / f"report-{tag}.json").write_text(json.dumps({**report, mode: report[mode]}, indent=2) + "\n")
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     for mode in modes:
         if mode in report:

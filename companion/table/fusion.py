@@ -3,12 +3,12 @@
 Proposals arrive late and out of order: a card is proposed when the tracker
 is sure of it, a few frames after it was put down; a call is proposed when
 the recogniser finishes the phrase.  Each carries the stream time ``t`` at
-which it *happened*, so fusion keeps them ``hold`` seconds in a buffer and
-releases them in ``t`` order.  Then:
+which it *happened*; fusion keeps them in a queue ordered by ``t`` and
+releases each ``hold`` seconds after it happened.  Then:
 
 * confident and legal: applied to the engine and written to the log;
 * flagged (uncertain, wrong seat, a speech match the matcher wants
-  confirmed) or rejected by the engine: held as *pending*.  A pending
+  confirmed) or refused by the engine: held as *pending*.  A pending
   proposal blocks the ones after it, so the log never goes out of order;
   it is resolved by :meth:`Fusion.confirm` / :meth:`Fusion.reject` (a key, a
   button on the scoreboard, a spoken sim/não, sí/no) or, when nobody is at
@@ -16,13 +16,19 @@ releases them in ``t`` order.  Then:
 * impossible cards (not in the deck, already out) are *alerts*: shown, never
   applied, and they never block.
 
+Words are interpreted late, when they reach the head of the queue
+``voice_hold`` seconds after they were said (longer while the tracker is
+still deciding about a card seen before them): by then the card put down
+just before "truco" is in the game, and the speech matcher judges the call
+against the right game.  Only a yes/no answer jumps the queue.  When a card
+is recognised so late that a call after it was already applied, the call is
+undone and heard again after the card (:meth:`Fusion._before_last`); two
+cards seen in the opposite order take the seats of their zones
+(:meth:`Fusion._swap_crossed`).
+
 :meth:`Fusion.undo` retracts the last applied event at any time, and
-:meth:`Fusion.enter` applies a typed event.  Words are interpreted late, when they
-reach the head of the queue ``voice_hold`` seconds after they were said:
-by then the card put down just before "truco" has been recognised and
-applied, and the speech matcher judges the call against the right game.
-Only a yes/no answer jumps the queue, to resolve what is pending.  The
-tracker sees the game through :meth:`Fusion.view`: the engine with everything buffered and pending
+:meth:`Fusion.enter` applies a typed event.  The tracker sees the game
+through :meth:`Fusion.view`: the engine with everything buffered and pending
 applied on a copy, so a card put down while a call is pending is given the
 seat that follows the call.
 """
@@ -49,9 +55,11 @@ class FusionConfig:
     pending_timeout: float | None = None  # unattended: resolve a pending proposal after this long
     auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
     seat_timeout: float | None = None  # unattended: a longer wait for a card in another seat's zone
-    # unattended: doubts the timeout always rejects (a fold is said aloud; a swept table alone is no fold)
-    timeout_rejects: tuple[str, ...] = ("table_cleared",)
+    # unattended: doubts the timeout always rejects (a fold is said aloud, a swept table alone is no
+    # fold; a second reading of a card is a guess worth a human's look, not a silent entry)
+    timeout_rejects: tuple[str, ...] = ("table_cleared", "reread")
     max_voice_wait: float = 3.0  # words wait at most this long for a card the tracker is still deciding
+    reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
 
 
 @dataclass
@@ -63,7 +71,7 @@ class Applied:
     stream_t: float
     wall_t: float
     outcomes: list[Any] = field(default_factory=list)
-    resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo
+    resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo | reorder
 
 
 Listener = Callable[[str, dict[str, Any]], None]
@@ -152,8 +160,8 @@ class Fusion:
             self._emit("alert", proposal=proposal)
             return
         index = len(self.queue)
-        while index > 0 and self.queue[index - 1].t > proposal.t and self.queue[index - 1].id not in self.pending_since:
-            index -= 1
+        while index > 0 and self.queue[index - 1].t > proposal.t:
+            index -= 1  # in time order, even before a pending proposal: it happened first
         self.queue.insert(index, proposal)
         self._changed()
 
@@ -183,7 +191,7 @@ class Fusion:
                 flags.append("low_confidence")
             t = float(item.get("t", obs.t))
             self.submit(Proposal(event, t, conf, "voice", flags, f"heard '{obs.words}'" if obs.words else "",
-                                 True, self.now))
+                                 True, self.now, said=obs.words or None))
 
     def hear_words(self, t: float, words: Any, source: str = "transcript") -> None:
         """Words heard at ``t``, to be interpreted when their turn comes."""
@@ -256,6 +264,15 @@ class Fusion:
                 continue
             if head.id in self.pending_since and self._swap_crossed(head):
                 continue
+            if head.id in self.pending_since and head.flags == ["illegal"]:
+                # refused by the engine only: what came in before it may have made it legal
+                try:
+                    outcomes = self.log.record(head.event, source=head.source)
+                except illegal_error():
+                    pass
+                else:
+                    self._applied_now(head, outcomes, "auto")
+                    continue
             if head.id in self.pending_since:
                 timeout = self.config.pending_timeout
                 if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
@@ -297,19 +314,20 @@ class Fusion:
         down (the first one hidden by a hand a moment longer): each lies in
         the zone of the seat the other was given.  Swap their seats and
         order; nothing else about them was in doubt."""
-        if head.event.get("type") != "play" or head.flags != ["wrong_seat"]:
+        allowed = {"wrong_seat", "low_confidence"}
+        if head.event.get("type") != "play" or "wrong_seat" not in head.flags or not set(head.flags) <= allowed:
             return False
         later = next((p for p in self.queue[1:] if p.words is None), None)
         if (later is None or later.event.get("type") != "play" or later.source != "vision"
                 or self.now < later.t + self.config.hold):
             return False
-        if later.flags not in ([], ["wrong_seat"]) or head.zone is None or later.zone is None:
+        if not set(later.flags) <= allowed or head.zone is None or later.zone is None:
             return False
         if head.zone != later.event.get("seat") or later.zone != head.event.get("seat"):
             return False
         head.event["seat"], later.event["seat"] = later.event["seat"], head.event["seat"]
         for prop in (head, later):
-            prop.flags = []
+            prop.flags = [f for f in prop.flags if f != "wrong_seat"]
             prop.reason = "seen after the next card: seats swapped by their zones"
         self.pending_since.pop(head.id, None)
         self.queue.remove(later)
@@ -329,6 +347,8 @@ class Fusion:
         try:
             outcomes = self.log.record(prop.event, source=prop.source)
         except illegal_error() as err:
+            if self._before_last(prop, by):
+                return True
             if "illegal" not in prop.flags:
                 prop.flags.append("illegal")
                 prop.reason = (prop.reason + "; " if prop.reason else "") + str(err)
@@ -336,7 +356,12 @@ class Fusion:
                 return False
             self._hold(prop)
             return False
-        self.queue.remove(prop)
+        self._applied_now(prop, outcomes, by)
+        return True
+
+    def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
+        if prop in self.queue:
+            self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
         entry = Applied(dict(prop.event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
         self.applied.append(entry)
@@ -347,6 +372,50 @@ class Fusion:
             if text:
                 self._say(f"  {text}")
         self._emit("applied", entry=entry)
+
+    def _before_last(self, prop: Proposal, by: str) -> bool:
+        """A card recognised late after a call heard on time: the engine
+        refuses the card only because the call went in first.  If the card is
+        legal before the call and the call still means something after it
+        (its words interpreted again: "truco" belongs to whoever may say it
+        then), the call is undone and both go in that order; the log shows the
+        undo."""
+        if not self.applied:
+            return False
+        last = self.applied[-1]
+        other = last.proposal
+        if (other is None or other.source == prop.source or prop.source != "vision"
+                or last.event.get("type") in ("undo", "hand") or prop.event.get("type") == "hand"
+                or abs(prop.t - other.t) > self.config.reorder_window):
+            return False
+        trial = copy.deepcopy(self.game)
+        try:
+            trial.undo()
+            trial.apply(dict(prop.event))
+        except illegal_error():
+            return False
+        redo = [dict(last.event)]
+        if other.said and self.interpreter is not None:
+            obs = self.interpreter(other.t, other.said, trial, False, other.source)
+            redo = [dict(e.get("event", e)) for e in obs.events if e.get("decision", "apply") != "ignore"]
+        try:
+            for event in redo:
+                trial.apply(dict(event))
+        except illegal_error():
+            return False
+        if not redo:
+            return False
+        self.log.undo(source="reorder")
+        self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "reorder"))
+        self._say(f"{describe_event(prop.event)} came before {describe_event(last.event)}: reordered")
+        first = self.log.record(prop.event, source=prop.source)
+        self._applied_now(prop, first, by)
+        for event in redo:
+            again = self.log.record(event, source=other.source)
+            entry = Applied(event, other, self.now, time.perf_counter(), list(again or []), "reorder")
+            self.applied.append(entry)
+            self._emit("applied", entry=entry)
+        self._changed()
         return True
 
     # --- human answers ------------------------------------------------------------------------

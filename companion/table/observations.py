@@ -141,6 +141,7 @@ class Proposal:
     box: Box | None = None
     words: Any = None  # heard words not yet interpreted (``event`` is then {"type": "words"})
     zone: int | None = None  # seat zone a card lies in (-1: the middle), for the seat check
+    said: Any = None  # the words a voice proposal was interpreted from (to interpret them again)
 
     @property
     def sure(self) -> bool:
@@ -155,6 +156,7 @@ class Proposal:
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["words"] = None if self.words is None else str(self.words)
+        out["said"] = None if self.said is None else str(self.said)
         out["t"] = round(self.t, 4)
         out["confidence"] = round(self.confidence, 4)
         if self.emitted_t is not None:

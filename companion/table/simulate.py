@@ -136,3 +136,65 @@ class ReferenceDetector:
         thumb = self._thumb(image)
         best = min(self.refs, key=lambda ref: float(abs(ref[0] - thumb).mean()))
         return [Detection(c["card"], 0.95, tuple(c["box"])) for c in best[1] if c.get("labelled", True)]
+
+
+class TrueBoxesClassifier(ReferenceDetector):
+    """The renderer's true boxes, named by the *real* card classifier
+    (``models/card-classifier-<family>.onnx``) on the real video frame.
+
+    Measures the tracker with the classifier's real confusions on unseen
+    designs while the box detector's weights are not there yet; the boxes
+    (where a card is, whether it is face down) are the renderer's.  The
+    classifier is run as ``companion.vision.detector.CardDetector.classify``
+    runs it (same crop function, same input layout)."""
+
+    def __init__(self, renderer: Any, states: Sequence[dict[str, Any]], family: str,
+                 models: Any = None) -> None:
+        super().__init__(renderer, states)
+        import ast
+        import os
+        from pathlib import Path
+
+        import onnxruntime as ort
+
+        from companion.paths import models_dir
+
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+        path = Path(models or models_dir()) / f"card-classifier-{family}.onnx"
+        if not path.is_file():
+            raise FileNotFoundError(f"classifier weights not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 2
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.names = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
+        inp = self.session.get_inputs()[0]
+        self.input = inp.name
+        self.size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else 96
+        self.batch1 = inp.shape[0] == 1
+
+    def detect(self, image: Any) -> list[Detection]:
+        import numpy as np
+
+        from companion.vision.crops import crop_card
+
+        truth = super().detect(image)
+        faces = [d for d in truth if d.label != BACK]
+        out = [d for d in truth if d.label == BACK]
+        crops, kept = [], []
+        for d in faces:
+            crop = crop_card(image, d.box, self.size)
+            if crop is not None:
+                crops.append(crop)
+                kept.append(d)
+        if not crops:
+            return out
+        blob = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        if self.batch1:
+            probs = np.concatenate([self.session.run(None, {self.input: blob[i:i + 1]})[0] for i in range(len(blob))])
+        else:
+            probs = self.session.run(None, {self.input: np.ascontiguousarray(blob)})[0]
+        for d, p in zip(kept, probs):
+            k = int(p.argmax())
+            out.append(Detection(self.names[k], float(p[k]) * 0.95, d.box))
+        return out

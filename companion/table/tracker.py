@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal
-from companion.table.zones import CENTRE, Zones, auto_calibration
+from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,7 @@ class TrackerConfig:
     reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
     cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
+    runner_up: bool = True  # an impossible reading: decide on the detector's next best reading instead
     vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
 
 
@@ -154,6 +155,7 @@ class Anchor:
     epoch: int
     last_t: float
     track_id: int | None = None
+    hand: int = 0  # the hand (engine's hand_number) the card belongs to
 
 
 Submit = Callable[[Proposal], None]
@@ -178,6 +180,9 @@ class TableTracker:
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
+        self._view_hand = 0
+        self._view_in_hand = False
+        self._zone_samples: list[tuple[int, tuple[float, float]]] = []
         self.last_frame: FrameDetections | None = None
         self.events: list[str] = []  # human-readable log of what the tracker decided (for screens)
 
@@ -256,8 +261,20 @@ class TableTracker:
                     best = (score, anchor)
         return best[1] if best else None
 
+    def _twin_in_view(self, track: Track, label: str) -> bool:
+        """Whether the card already out under ``label`` is in view right now,
+        elsewhere: then this track is a second physical card, misread.  If it
+        is not in view, this may well be that card seen again."""
+        for other in self.tracks:
+            if (other is not track and other.missed == 0 and other.anchor is not None
+                    and other.anchor.label == label and iou(other.box, track.box) < 0.1):
+                return True
+        return False
+
     def _anchor(self, track: Track, kind: str) -> Anchor:
-        anchor = Anchor(track.label, track.box, kind, self.epoch, track.last_t, track.id)
+        # a card seen while no hand runs opens the next one (the vira, or the first play)
+        hand = self._view_hand if self._view_in_hand else self._view_hand + 1
+        anchor = Anchor(track.label, track.box, kind, self.epoch, track.last_t, track.id, hand)
         self.anchors.append(anchor)
         track.anchor = anchor
         track.decided = True
@@ -291,8 +308,10 @@ class TableTracker:
         card flickering out while the others are still seen changes nothing."""
         hand_changed = self._last_hand_number is not None and current.hand_number != self._last_hand_number
         if hand_changed or (self._hand_live and not current.in_hand):
+            # the cards of hands before the running one are finished (not the vira that just opened it)
+            last = current.hand_number - 1 if current.in_hand else current.hand_number
             for anchor in self.anchors:
-                if anchor.kind != "deck":
+                if anchor.kind != "deck" and anchor.hand <= last:
                     anchor.kind = "finished"
             self._finished_seen = now
         self._last_hand_number = current.hand_number
@@ -327,14 +346,14 @@ class TableTracker:
                 self.epoch += 1
                 self.events.append(f"{frame.t:.2f}s table cleared")
             return
-        if empty_for < cfg.cleared_seconds:
-            return
+        if empty_for < cfg.cleared_seconds or current.cards_this_hand == 0:
+            return  # (a vira alone going out of sight is no swept table)
         # the table was cleared while the engine still has the hand running
         self._had_cards = False
         self.anchors = [a for a in self.anchors if a.kind == "deck"]
         self.epoch += 1
         self.events.append(f"{frame.t:.2f}s table cleared during the hand")
-        if not current.game_over and not self._cleared_reported and current.cards_this_hand > 0:
+        if not current.game_over and not self._cleared_reported:
             self._cleared_reported = True
             if current.answering_seat is not None:
                 event: dict[str, Any] = {"type": "refuse", "seat": current.answering_seat}
@@ -346,6 +365,7 @@ class TableTracker:
 
     def _decide(self, track: Track, now: float, view: ViewFn, submit: Submit) -> None:
         current = view()
+        self._view_hand, self._view_in_hand = current.hand_number, current.in_hand
         anchor = self._find_anchor(track)
         if anchor is not None:
             track.anchor = anchor
@@ -361,6 +381,7 @@ class TableTracker:
         def propose(event: dict[str, Any], flags: list[str], reason: str = "", blocking: bool = True) -> None:
             if track.relabel_reason and blocking:
                 reason = track.relabel_reason + ("; " + reason if reason else "")
+                flags = ["reread"] + flags
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
@@ -384,13 +405,14 @@ class TableTracker:
             return
 
         if label not in current.deck or label in current.played:
-            if track.hits < 2 * self.config.min_frames and label != BACK:
+            if self.config.runner_up and track.hits < 2 * self.config.min_frames and label != BACK:
                 return  # an impossible reading: look a little longer before deciding anything
             # the detector's best reading is impossible; its next best reading of
             # the same card may not be (a confused label, not a second card)
             others = [k for k in sorted(track.votes, key=lambda k: -track.votes[k])
                       if k != label and k != BACK and k in current.deck and k not in current.played]
-            if others and track.votes[others[0]] >= 0.25 * track.votes[label]:
+            if (self.config.runner_up and others and track.votes[others[0]] >= 0.25 * track.votes[label]
+                    and (label not in current.deck or self._twin_in_view(track, label))):
                 why = "not in this variant's deck" if label not in current.deck else "already out in this hand"
                 first_reading = label
                 label = track.label_override = others[0]
@@ -409,14 +431,15 @@ class TableTracker:
 
         if not current.in_hand:
             if current.uses_vira:
-                if zone not in (CENTRE, None) and now - track.first_t < self.config.vira_grace:
+                by_deck = zone in (CENTRE, None) or self._by_deck(track.box)
+                if not by_deck and now - track.first_t < self.config.vira_grace:
                     return  # the vira may still be hidden: do not take a played card for it yet
                 self._anchor(track, "vira")
                 # the deal came before any card seen while the vira was hidden
                 waiting = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
                 if waiting:
                     t = min(t, min(waiting) - 1e-3)
-                flags = [] if zone in (CENTRE, None) else ["vira_outside_centre"]
+                flags = [] if zone in (CENTRE, None) or self._by_deck(track.box) else ["vira_outside_centre"]
                 propose({"type": "hand", "dealer": current.next_dealer, "vira": label}, flags,
                         "" if not flags else "first card of the hand lies in a seat zone")
                 return
@@ -438,12 +461,59 @@ class TableTracker:
             seat = zone if zone not in (None, CENTRE) else -1
             flags.append("no_turn")
             reason = "no seat is due to play (a bet waits for an answer?)"
+        elif self._guessing_zones():
+            self._learn_zones(seat, _center(track.box))  # no calibration: where each seat plays teaches it
         elif zone not in (None, CENTRE) and zone != seat and self.zones is not None:
             if self.zones.angular_offset(_center(track.box), seat) > self.config.zone_margin:
                 flags.append("wrong_seat")
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
         propose(event, flags, reason)
+
+    def _by_deck(self, box: Box) -> bool:
+        """Right beside the deck (where the vira is turned), whatever the zones say."""
+        for anchor in self.anchors:
+            if anchor.kind == "deck" and math.dist(_center(anchor.box), _center(box)) <= 1.6 * _size(anchor.box):
+                return True
+        return False
+
+    def _guessing_zones(self) -> bool:
+        return self.zones is not None and self.zones.cal.source == "auto"
+
+    def _learn_zones(self, seat: int, point: tuple[float, float]) -> None:
+        """Automatic zones from the first trick: each card's seat comes from the
+        turn order, so once every seat has played, the seat directions are
+        fitted (circular mean of angle minus seat step, both directions of
+        play tried) and the zones are used from then on."""
+        assert self.zones is not None
+        self._zone_samples.append((seat, point))
+        seats = {s for s, _ in self._zone_samples}
+        if len(seats) < self.players:
+            return
+        cal = self.zones.cal
+        deck = next((a for a in self.anchors if a.kind == "deck"), None)
+        if deck is not None:
+            cx, cy = _center(deck.box)
+        else:
+            cx = sum(p[0] for _, p in self._zone_samples) / len(self._zone_samples)
+            cy = sum(p[1] for _, p in self._zone_samples) / len(self._zone_samples)
+        step = 2.0 * math.pi / self.players
+        best = None
+        for direction in (1.0, -1.0):
+            xs = ys = 0.0
+            for s, (x, y) in self._zone_samples:
+                a = math.atan2(cy - y, x - cx) - direction * step * s
+                xs += math.cos(a)
+                ys += math.sin(a)
+            strength = math.hypot(xs, ys) / len(self._zone_samples)
+            if best is None or strength > best[0]:
+                best = (strength, direction, math.atan2(ys, xs))
+        _, direction, a0 = best
+        reach = sorted(math.dist((cx, cy), p) for _, p in self._zone_samples)[len(self._zone_samples) // 2]
+        seat0 = (cx + reach * math.cos(a0), cy - reach * math.sin(a0))
+        self.zones = Zones(Calibration((cx, cy), seat0, self.players, cal.image_size, None, direction < 0,
+                                       "learned"))
+        self.events.append(f"seat zones learned from the first trick (seat 0 at {seat0[0]:.0f},{seat0[1]:.0f})")
 
     def _recentre(self, box: Box) -> None:
         """Automatic zones: the deck marks the table centre better than the image centre."""

@@ -13,7 +13,9 @@ sectors as polygons for drawing (or for ``supervision.PolygonZone``).
 Calibrations are saved as JSON under the user's data directory;
 :func:`auto_calibration` is the fallback when none was made: the centre is
 the deck if one is seen, else the image centre, and seat 0 sits at the bottom
-edge (nearest the camera).
+edge (nearest the camera).  The tracker then learns the real seat directions
+from the first trick (each card's seat comes from the turn order) and checks
+seats against zones only from then on.
 """
 
 from __future__ import annotations

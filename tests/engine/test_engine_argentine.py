@@ -23,7 +23,9 @@ def test_envido_real_real_quiero_is_worth_eight():
     # Envido, their team will win 8 points (2 + 3 + 3).' (quote ar_envido_quiero)
     game = argentino()
     run(game, "hand 3", "e3 envido", "e0 real_envido", "e1 real_envido", "a2")
-    assert game.legal_events() == [{"type": "points", "seat": N}]
+    # every seat may declare (the mano, expected first, is listed first); a flor may still cancel the envido
+    assert game.legal_events() == ([{"type": "points", "seat": s} for s in (N, W, S, E)]
+                                   + [{"type": "flor", "seat": s, "kind": "flor"} for s in (N, W, S, E)])
     run(game, "pt0 30", "g1", "g3")
     assert game.score == [8, 0]
     assert game.records == [] and not game.state.hand_over  # the hand goes on
@@ -66,9 +68,12 @@ def test_envido_declarations_with_mano_priority():
     # declares, West says son buenas, East declares 31 and South then announces 31 and wins on priority.
     game = argentino()
     run(game, "hand 3", "e0 envido", "a1", "pt0 28", "g1")
-    assert game.legal_events() == [{"type": "points", "seat": E}, {"type": "good", "seat": E}]
+    flores = [{"type": "flor", "seat": s, "kind": "flor"} for s in (N, W, S, E)]
+    # East is expected next; South (whose partner leads) may declare too, but not concede to his own team
+    assert game.legal_events() == [{"type": "points", "seat": E}, {"type": "good", "seat": E},
+                                   {"type": "points", "seat": S}] + flores
     run(game, "pt3 31")
-    assert game.legal_events() == [{"type": "points", "seat": S}, {"type": "good", "seat": S}]
+    assert game.legal_events() == [{"type": "points", "seat": S}, {"type": "good", "seat": S}] + flores
     run(game, "pt2 31")
     assert game.score == [2, 0]
     assert game.records == [] and game.state.envido["team"] == 0
@@ -102,8 +107,17 @@ def test_flor_three_flores_best_takes_nine():
     # ... if all three of them announced Flor, the East-West team will win 9 points for the three flores."
     game = argentino()
     run(game, "hand 3", "fl0", "fl2", "fl3")
-    assert game.legal_events() == [{"type": "points", "seat": N}]
-    run(game, "pt0 24", "pt3 29", "pt2 25")
+    legal = game.legal_events()
+    assert legal[:3] == [{"type": "points", "seat": s} for s in (N, S, E)]  # North first, in order
+    # before the comparison starts: West's own flor, con flor me achico and the contraflor bets
+    assert {"type": "flor", "seat": W, "kind": "flor"} in legal
+    assert {"type": "flor", "seat": E, "kind": "contraflor"} in legal
+    assert {"type": "flor", "seat": N, "kind": "contraflor_al_resto"} in legal
+    assert {"type": "refuse", "seat": E} in legal
+    run(game, "pt0 24")
+    assert game.legal_events() == [{"type": "points", "seat": E}, {"type": "good", "seat": E},
+                                   {"type": "points", "seat": S}]
+    run(game, "pt3 29", "pt2 25")
     assert game.score == [0, 9]
     with pytest.raises(IllegalEvent):
         run(game, "e1 envido")  # no envido once there was a flor
@@ -123,7 +137,9 @@ def test_contraflor_al_resto_example():
     game = argentino()
     set_score(game, [23, 6])
     run(game, "hand 3", "fl0", "fl1 contraflor_al_resto", "a0")
-    assert game.legal_events() == [{"type": "points", "seat": N}]
+    assert game.legal_events() == [{"type": "points", "seat": N}, {"type": "points", "seat": W}]
+    with pytest.raises(IllegalEvent):
+        run(game, "x2")  # after "con flor quiero" conceding is son buenas, not con flor me achico
     run(game, "pt0 25", "pt1 31")
     assert game.score == [23, 19] and game.state.score_text == ["8 buenas", "4 buenas"]
     game = argentino()

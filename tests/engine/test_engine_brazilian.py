@@ -423,3 +423,34 @@ def test_penalty_with_explicit_points_and_undo_of_a_penalty():
     assert game.score == [0, 2]
     run(game, "undo")
     assert game.score == [0, 0]
+
+
+TIED_HAND = ("hand 1 4D", "p0 KC", "p1 KH", "r0", "a1", "p0 7C", "p1 7H", "p0 QC", "p1 QH")
+
+
+def test_tied_hand_stake_and_dealer_by_default():
+    # Paulista: a fully tied hand scores nothing, the next hand is worth 1 and the deal passes on.
+    game = new("paulista", 2)
+    out = run(game, *TIED_HAND)
+    assert "hand_tied" in kinds(out) and game.score == [0, 0]
+    assert game.legal_events() == [{"type": "hand", "dealer": 0, "vira": None}]
+    run(game, "hand 0 4D")
+    assert game.state.stake == 1
+
+
+def test_tied_hand_stake_carries_and_same_dealer_options():
+    # "Others play that ... if the value of the tied hand was increased by a truco, this increased value
+    # automatically applied to the next hand." / "Some play that after a tied hand, the next hand is dealt
+    # by the same dealer." (brazilian-truco-mineiro-paulista.txt, Result of a tied hand)
+    game = new("paulista", 2, tied_stake_carries=True, tied_same_dealer=True)
+    run(game, *TIED_HAND)
+    assert game.legal_events() == [{"type": "hand", "dealer": 1, "vira": None}]
+    out = run(game, "hand 1 4D")
+    assert [o.data.get("rule") for o in out if o.kind == "rule"] == ["tied_stake_carries"]
+    assert game.state.stake == 3
+    assert {"type": "raise", "seat": 0, "to": 6} in game.legal_events()
+    run(game, "p0 KC", "p1 4H", "p0 7C", "p1 4S")  # team 0 wins the next hand at the carried stake
+    assert game.score == [3, 0]
+    run(game, "hand 0 4D")
+    assert game.state.stake == 1  # a won hand carries nothing
+

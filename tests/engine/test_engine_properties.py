@@ -15,7 +15,8 @@ from companion.tablelog import score_log
 CONFIGS = [(v, p) for v in ("paulista", "mineiro", "mineiro-2pt", "clean-28") for p in (2, 4, 6)] + [
     ("argentino", 2), ("argentino", 4), ("argentino", 6)]
 CONFIGS += [("argentino", 4, {"flor": False}), ("argentino", 4, {"envido_scored": "end_of_hand"}),
-            ("paulista", 4, {"games": 3}), ("mineiro", 4, {"joker": True, "deck": "clean27"})]
+            ("paulista", 4, {"games": 3}), ("mineiro", 4, {"joker": True, "deck": "clean27"}),
+            ("paulista", 4, {"tied_stake_carries": True, "tied_same_dealer": True})]
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

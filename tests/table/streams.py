@@ -21,8 +21,8 @@ def run_stream(name: str, variant: str = "paulista", first_dealer: int = 3,
     header, frames = read_stream(FIXTURES / f"{name}.jsonl")
     log = MemoryTableLog({"type": "match", "variant": variant, "players": 4})
     config = SessionConfig(fusion=fusion or FusionConfig())
-    session = TableSession(log, zones=Zones(Calibration.from_dict(header["calibration"])), config=config,
-                           first_dealer=first_dealer)
+    zones = Zones(Calibration.from_dict(header["calibration"])) if "calibration" in header else None
+    session = TableSession(log, zones=zones, config=config, first_dealer=first_dealer)
     for frame in frames:
         session.feed_detections(frame)
     session.finish()

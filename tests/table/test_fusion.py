@@ -174,3 +174,55 @@ def test_scoreboard_snapshot_carries_state_pending_and_heard():
     assert snap["pending"][0]["event"] == {"type": "play", "seat": 0, "card": "4C"}
     assert snap["pending"][0]["id"] == str(session.fusion.pending[0].id)
     assert snap["heard"] == ["truco"]
+
+
+def _resolved(events):
+    out = []
+    for e in events:
+        if e["type"] == "undo":
+            out.pop()
+        else:
+            out.append(e)
+    return out
+
+
+def _two_player_trick() -> Fusion:
+    """Paulista for two, vira 5H: seat 0 leads 3C, seat 1 answers 4D; seat 0 wins and leads."""
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "paulista", "players": 2}), FusionConfig(),
+                    first_dealer=1)
+    fusion.submit(Proposal({"type": "hand", "dealer": 1, "vira": "5H"}, 0.0))
+    fusion.submit(_card(0, "3C", 1.0))
+    fusion.tick(1.5)
+    return fusion
+
+
+def test_card_recognised_after_a_call_it_preceded_is_put_back_before_it():
+    fusion = _two_player_trick()
+    # seat 1 answered 4D at 2.0, but the camera saw it only after seat 0's truco (3.0) was applied...
+    fusion.submit(Proposal({"type": "raise", "seat": 0, "to": 3}, 3.0, 1.0, "voice"))
+    fusion.tick(4.5)
+    assert fusion.log.events[-1]["type"] != "raise"  # seat 1 is due: not seat 0's truco yet
+    fusion.submit(_card(1, "4D", 2.0))  # ...it happened first, so it goes first
+    fusion.tick(4.6)
+    assert _resolved(fusion.log.events[1:]) == [{"type": "play", "seat": 0, "card": "3C"},
+                                                {"type": "play", "seat": 1, "card": "4D"},
+                                                {"type": "raise", "seat": 0, "to": 3}]
+    assert not fusion.pending
+
+
+def test_call_applied_before_a_late_card_is_undone_and_heard_again_after_it():
+    fusion = _two_player_trick()
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.config.voice_hold = 0.2
+    fusion.submit(_card(1, "4D", 2.0))
+    fusion.tick(2.5)
+    # seat 0 won the trick and leads AS at 3.0; seat 1 says "truco" at 3.5.  The camera sees AS only
+    # at 4.5, so "truco" was first taken for seat 0's (seat 0 was due) and applied
+    fusion.hear_words(3.5, "truco")
+    fusion.tick(4.0)
+    assert fusion.log.events[-1] == {"type": "raise", "seat": 0, "to": 3}
+    fusion.submit(_card(0, "AS", 3.0))
+    fusion.tick(4.5)
+    assert fusion.log.events[-3:] == [{"type": "undo"}, {"type": "play", "seat": 0, "card": "AS"},
+                                      {"type": "raise", "seat": 1, "to": 3}]
+    assert not fusion.pending

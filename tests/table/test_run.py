@@ -50,3 +50,31 @@ def test_live_loop_records_into_history_and_log(tmp_path, monkeypatch, capsys):
     (match,) = store.list_matches()
     stored = [row.data for row in store.events(match.id)]
     assert stored[1:] == lines[1:]
+
+
+def test_resume_goes_on_with_the_unfinished_match(tmp_path, monkeypatch, capsys):
+    """After a crash, `run --resume` rebuilds the game from the history and
+    mirrors what is already there into the new JSONL log."""
+    from companion.history.recorder import MatchRecorder
+    from companion.history.store import HistoryStore
+
+    db = tmp_path / "history.sqlite"
+    store = HistoryStore(str(db))
+    rec = MatchRecorder.start(store, {"type": "match", "variant": "paulista", "players": 4}, source="camera")
+    rec.record({"type": "hand", "dealer": 0, "vira": "5H"}, source="vision")
+    rec.record({"type": "play", "seat": 1, "card": "4C"}, source="vision")
+    store.close()
+    import companion.commands.run as run_cmd
+    import companion.vision.detector as vision
+
+    monkeypatch.setattr(vision, "CardDetector", lambda family: type("Blind", (), {"detect": lambda s, i: []})())
+    monkeypatch.setattr(run_cmd.time, "sleep", lambda s: None)
+    from companion.paths import DATA_DIR
+
+    log = tmp_path / "resumed.jsonl"
+    code = main(["run", "--variant", "paulista", "--camera", str(DATA_DIR / "demo" / "video.mp4"), "--no-window",
+                 "--no-mic", "--db", str(db), "--resume", "--log", str(log)])
+    assert code == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[1:] == [{"type": "hand", "dealer": 0, "vira": "5H"}, {"type": "play", "seat": 1, "card": "4C"}]
+    assert "resumed" in capsys.readouterr().err

@@ -30,7 +30,7 @@ def test_impossible_reading_falls_back_to_the_next_best_one_for_confirmation():
     assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
     (pending,) = s.fusion.pending
     assert pending.event == {"type": "play", "seat": 1, "card": "AS"}
-    assert "low_confidence" in pending.flags and "read as 4C" in pending.reason
+    assert "reread" in pending.flags and "read as 4C" in pending.reason
     assert not s.fusion.alerts
 
 
@@ -81,6 +81,16 @@ def test_face_down_card_becomes_a_covered_play_and_the_deck_is_no_play():
 def test_vira_is_the_first_card_by_the_deck():
     s = run_stream("vira")
     assert events(s) == [{"type": "hand", "dealer": 3, "vira": "7H"}, {"type": "play", "seat": 0, "card": "QD"}]
+
+
+def test_without_calibration_the_zones_are_learned_from_the_first_trick():
+    s = run_stream("uncalibrated")
+    assert events(s)[1:] == [{"type": "play", "seat": 0, "card": "7C"}, {"type": "play", "seat": 1, "card": "7D"},
+                             {"type": "play", "seat": 2, "card": "QS"}, {"type": "play", "seat": 3, "card": "JH"},
+                             {"type": "play", "seat": 3, "card": "4C"}]
+    assert not s.fusion.pending  # the guessed zones (seat 0 at the bottom) would have flagged 4C
+    assert s.tracker.zones.cal.source == "learned"
+    assert s.tracker.zones.zone_of((480, 240)) == 0 and s.tracker.zones.zone_of((320, 400)) == 3
 
 
 def test_vira_seen_after_the_first_play_still_opens_the_hand():
