@@ -25,7 +25,7 @@ from typing import Any
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("calibrate", help="mark the table centre and seat 0 for the seat zones",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0].split(": ", 1)[-1])
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--camera", type=int, help="take a frame from this camera")
     source.add_argument("--image", help="an image of the table as the camera sees it")

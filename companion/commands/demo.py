@@ -30,8 +30,9 @@ EXAMPLE_LOG = DATA_DIR / "logs" / "paulista-example.jsonl"
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="process the bundled recorded session end to end (offline)",
-                                   description=__doc__.split("\n\n")[0])
-    parser.add_argument("--show", action="store_true", help="show the annotated video in a window")
+                                   description=__doc__.split("\n\n")[0].split(": ", 1)[-1])
+    parser.add_argument("--show", action="store_true", help="show the annotated video in a window (at its own pace)")
+    parser.add_argument("--fast", action="store_true", help="with --show: as fast as the machine goes")
     parser.add_argument("--save-video", metavar="PATH", help="write the annotated video (MP4)")
     parser.add_argument("--log", metavar="PATH", help="write the reconstructed table log here")
     parser.add_argument("--audio", choices=["auto", "yes", "no"], default="auto",
@@ -144,6 +145,9 @@ def _full_pipeline(console: Any, args: argparse.Namespace, folder: Path, meta: d
         else:
             window = "companion demo"
     printed = 0
+    import time
+
+    started = time.monotonic()
 
     def on_frame(session: Any, image: Any, frame: Any) -> None:
         nonlocal printed, writer
@@ -162,6 +166,10 @@ def _full_pipeline(console: Any, args: argparse.Namespace, folder: Path, meta: d
                     writer = cv2.VideoWriter(args.save_video, cv2.VideoWriter_fourcc(*"mp4v"), meta["fps"], (w, h))
                 writer.write(view)
             if window:
+                if not args.fast:  # a person is watching: keep to the video's own pace
+                    ahead = frame.t - (time.monotonic() - started)
+                    if ahead > 0:
+                        time.sleep(ahead)
                 cv2.imshow(window, view)
                 cv2.waitKey(1)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("replay", help="process a recorded video (and audio) into a table log",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0].split(": ", 1)[-1])
     parser.add_argument("video", help="video file of the table")
     parser.add_argument("--variant", required=True)
     parser.add_argument("--audio", metavar="FILE", help="sound track of the calls (needs the speech model)")

@@ -5,8 +5,9 @@
 
 A window shows the camera image with the card boxes and seat zones, the
 current trick, the stake and any open bet, the score, the last words heard
-and what waits for confirmation.  Keys: ``y`` confirm, ``n`` reject, ``u``
-undo, ``t`` type an event (Enter applies it, Esc cancels), ``q`` quit.  A
+and what waits for confirmation.  Keys: ``y`` confirm, ``n`` reject, ``1``-``3``
+confirm a doubtful card under another of its readings, ``u`` undo, ``t`` type
+an event (Enter applies it, Esc cancels), ``q`` quit.  A
 pending event is also confirmed or rejected by saying yes/no (sim/não,
 sí/no) or with the buttons of the web scoreboard (``--board``).  Every event
 goes into the history database (resumable) and a JSONL table log.
@@ -30,7 +31,7 @@ from typing import Any
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="live: camera and microphone at the table, score on screen",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0].split(": ", 1)[-1])
     parser.add_argument("--variant", required=True, help="variant preset (see `companion variants`)")
     parser.add_argument("--camera", default="0", help="camera index (default 0), or a video file")
     parser.add_argument("--lang", choices=["pt", "es"], help="language of the calls (default: by variant)")
@@ -316,6 +317,8 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
                 fusion.undo("key")
             elif key == ord("t"):
                 typing = ""
+            elif ord("1") <= key <= ord("3"):
+                fusion.choose(key - ord("0"), "key")
     except KeyboardInterrupt:
         pass
     finally:

@@ -280,8 +280,23 @@ class Game:
                 if hand is not None and not hand.over:
                     out: list[Outcome] = []
                     self._dirty = False
+                    card = event.get("card")
+                    cur = hand.cur
                     try:
-                        hand._play(event, out)
+                        if (type(card) is str and event.get("covered", False) is False and hand.flor is None
+                                and hand.envido is None and hand.truco.pending_team is None
+                                and hand.eleven_decided and card in hand.strength and card not in deal.seen
+                                and hand.seats[(hand.pos[hand.leader] + len(cur)) % hand.n] == seat):
+                            # A face-up card in turn with nothing open: what Hand._play does
+                            # once all its checks pass, without the checks.
+                            deal.seen.add(card)
+                            cur.append((seat, card, False))
+                            if not hand.tricks:
+                                hand.first_played.add(seat)
+                            if len(cur) == hand.n:
+                                hand._end_trick(out)
+                        else:
+                            hand._play(event, out)
                     except IllegalEvent:
                         if self._dirty:
                             self._replay()
@@ -733,7 +748,8 @@ def legal_hand_events(h: Hand, copy: bool = True) -> list[dict[str, Any]]:
         seats = h.seats
         cur = h.cur
         turn = seats[(h.pos[h.leader] + len(cur)) % h.n]
-        if h.tricks and o.covered and h.covered_block(turn) is None:
+        if h.tricks and o.covered and ((not cur and h.winners[-1] is not None) or h.covered_block(turn) is None):
+            # (leading a trick after a won one: nothing can forbid a face-down card)
             ev = [_PLAY[turn], _PLAY_COVERED[turn]]
         else:
             ev = [_PLAY[turn]]
@@ -768,19 +784,7 @@ def legal_hand_events(h: Hand, copy: bool = True) -> list[dict[str, Any]]:
                     ev.append(_FLOR[s])
         ev.extend(_fold_events(seats))
         return list(map(dict.copy, ev)) if copy else ev
-    return _unique(_slow_events(h))
-
-
-def _unique(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Drop repeats (e.g. ``refuse`` listed for an open flor and an open truco: it answers the flor)."""
-    seen: set[tuple[Any, ...]] = set()
-    out = []
-    for ev in events:
-        k = tuple(ev.items())
-        if k not in seen:
-            seen.add(k)
-            out.append(ev)
-    return out
+    return _slow_events(h)
 
 
 def _slow_events(h: Hand) -> list[dict[str, Any]]:
@@ -842,7 +846,8 @@ def _slow_events(h: Hand) -> list[dict[str, Any]]:
             if s % 2 != answering:
                 continue
             ev.append({"type": "accept", "seat": s})
-            ev.append({"type": "refuse", "seat": s})
+            if f is None or {"type": "refuse", "seat": s} not in ev:  # (already listed: it answers the flor)
+                ev.append({"type": "refuse", "seat": s})
             if nxt is not None and o.counter_raise and _raise_ok(h, answering, True):
                 ev.append({"type": "raise", "seat": s, "to": nxt})
             if s in envido_seats:

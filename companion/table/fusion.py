@@ -446,6 +446,19 @@ class Fusion:
                 self._say(f"cannot apply: {prop.reason}")
         return ok
 
+    def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
+        """Confirm a pending card under one of its other readings (1 = the
+        first alternative shown)."""
+        prop = self._pick(pid)
+        if prop is None or not 1 <= index <= len(prop.alternatives):
+            self._say("no such reading to choose")
+            return False
+        card = prop.alternatives[index - 1]
+        prop.alternatives = [c for c in prop.alternatives if c != card] + [prop.event["card"]]
+        prop.event = {**prop.event, "card": card}
+        self._changed()
+        return self.confirm(by, prop.id)
+
     def reject(self, by: str = "key", pid: int | None = None) -> bool:
         prop = self._pick(pid)
         if prop is None:

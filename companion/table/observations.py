@@ -142,6 +142,7 @@ class Proposal:
     words: Any = None  # heard words not yet interpreted (``event`` is then {"type": "words"})
     zone: int | None = None  # seat zone a card lies in (-1: the middle), for the seat check
     said: Any = None  # the words a voice proposal was interpreted from (to interpret them again)
+    alternatives: list[str] = field(default_factory=list)  # other readings of the card, best first
 
     @property
     def sure(self) -> bool:
@@ -151,6 +152,8 @@ class Proposal:
         text = describe_event(self.event)
         if self.reason:
             text += f" ({self.reason})"
+        if self.alternatives:
+            text += " [or " + ", ".join(f"{k}: {card}" for k, card in enumerate(self.alternatives, 1)) + "]"
         return text
 
     def to_dict(self) -> dict[str, Any]:

