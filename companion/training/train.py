@@ -84,7 +84,7 @@ def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: in
         model = YOLO(init or "yolo26n.yaml")
         extra = {"time": hours} if hours else {}
         model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
-                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
+                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=bool(init),
                     close_mosaic=max(1, epochs // 5), patience=100, plots=False, amp=False, warmup_epochs=1.0,
                     degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0, verbose=True, seed=0)
     return runs / name / "weights" / "best.pt"
@@ -105,7 +105,8 @@ def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, im
         extra = {"time": hours} if hours else {}
         # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
         model.train(data=str(data_dir), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
-                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=False,
+                    project=str(runs), name=name, exist_ok=True, cache="ram",
+                    pretrained=bool(init),  # False would reset the weights of ``init``
                     fliplr=0.0, scale=0.25, erasing=0.2, patience=100, plots=False, amp=False, warmup_epochs=1.0,
                     # "auto" picks lr 0.0002 for 52 classes: far too slow from scratch in a short budget.
                     optimizer="AdamW", lr0=0.002,
@@ -157,8 +158,9 @@ def pipeline(args: argparse.Namespace) -> int:
         elif stage.startswith("classify-"):
             family = stage.split("-", 1)[1]
             hours = args.cls_hours.get(family) if args.cls_hours else None
+            init = args.cls_init.get(family) if args.cls_init else None
             best = train_classifier(data / family / "cls", runs, stage, args.cls_epochs, args.cls_imgsz,
-                                    resume=args.resume, hours=hours)
+                                    resume=args.resume, hours=hours, init=init)
             export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
         else:
             raise SystemExit(f"unknown stage {stage}")
@@ -169,6 +171,10 @@ def pipeline(args: argparse.Namespace) -> int:
 
 def _family_hours(text: str) -> dict[str, float]:
     return {k: float(v) for k, v in (part.split("=") for part in text.split(",") if part)}
+
+
+def _family_paths(text: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in text.split(",") if part)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--det-init", default=None, help="start the detector from this checkpoint of ours")
     pp.add_argument("--cls-hours", type=_family_hours, default=None,
                     help="classifier budgets, e.g. french=0.5,spanish=0.15")
+    pp.add_argument("--cls-init", type=_family_paths, default=None,
+                    help="start classifiers from checkpoints of ours, e.g. french=models/checkpoints/card-classifier-french.pt")
     pp.add_argument("--resume", action="store_true", help="continue each unfinished stage from its last.pt")
     pp.add_argument("--force", action="store_true", help="rerun stages marked DONE")
     pp.set_defaults(func=pipeline)
