@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="what to do with doubtful events nobody confirmed (default: accept if legal)")
     parser.add_argument("--json", action="store_true", help="print the `companion score --json` object")
     parser.add_argument("--quiet", action="store_true")
+    from companion.commands.board import add_board_options
+
+    add_board_options(parser, flag=True)
     parser.set_defaults(func=run)
 
 
@@ -95,10 +98,21 @@ def run(args: argparse.Namespace) -> int:
         match_event["names"] = list(args.names)
     config = SessionConfig(fusion=FusionConfig(pending_timeout=2.0, auto_action=args.pending))
     printed = 0
+    hub = None
+    if args.board:
+        # The board only shows the replay (nobody confirms during a replay):
+        # the hub gets a snapshot whenever an event was applied.
+        from companion.board import BoardHub, start_board
+
+        hub = BoardHub()
+        print(f"scoreboard: {start_board(hub, args.host, args.port, args.token)}", file=sys.stderr)
 
     def on_frame(session, image, frame) -> None:  # type: ignore[no-untyped-def]
         nonlocal printed
+        if hub is not None and printed < len(session.fusion.applied):
+            hub.publish_game(session.fusion.game, match=match_event)
         if args.quiet or args.json:
+            printed = len(session.fusion.applied)
             return
         while printed < len(session.fusion.applied):
             print(event_line(session.fusion.applied[printed]), flush=True)
