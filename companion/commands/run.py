@@ -47,9 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-mic", action="store_true", help="no microphone: cards, keys and board only")
     parser.add_argument("--mic", metavar="DEVICE", help="input device index or name part")
     parser.add_argument("--model", metavar="PATH", help="vosk model folder (default: the installed one)")
-    parser.add_argument("--board", action="store_true", help="also serve the live scoreboard web page")
-    parser.add_argument("--port", type=int, default=8765)
+    from companion.commands.board import add_board_options
+
+    add_board_options(parser, flag=True)  # --board, --host (LAN needs the token), --port, --token
     parser.add_argument("--no-window", action="store_true", help="no window: print events (keys via --board)")
+    parser.add_argument("--speak", choices=("pt", "es"),
+                        help="say what was applied through espeak-ng (off by default)")
     parser.set_defaults(func=run)
 
 
@@ -185,12 +188,23 @@ def run(args: argparse.Namespace) -> int:
     if zones is None:
         print("no calibration: seat zones are guessed (run `companion calibrate` once)", file=sys.stderr)
 
+    speaker = None
+    if args.speak:
+        from companion.feedback import Speaker, SpeechUnavailable
+
+        try:
+            speaker = Speaker(args.speak, names=args.names)
+        except SpeechUnavailable as err:
+            cap.release()
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     hub = None
     if args.board:
         from companion.board import BoardHub, start_board
 
-        hub = BoardHub()
-        print(f"scoreboard: {start_board(hub, '127.0.0.1', args.port)}", file=sys.stderr)
+        # the history pages need the store; the recorder (when there is one) has it
+        hub = BoardHub(history_store=getattr(getattr(log, "recorder", None), "store", None))
+        print(f"scoreboard: {start_board(hub, args.host, args.port, args.token)}", file=sys.stderr)
 
     words_q: queue.Queue[tuple[float, str]] = queue.Queue()
     stop = threading.Event()
@@ -211,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
 
         threading.Thread(target=mic.run, args=(on_block, stop.is_set), daemon=True).start()
 
-    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent)
+    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent, speaker)
 
 
 def _microphone(device: str | None) -> Any:
@@ -250,7 +264,8 @@ def publish(hub: Any, session: Any, message: str | None = None) -> None:
 
 
 def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool, words_q: queue.Queue,
-          hub: Any, stop: threading.Event, start: float, illegal: type[Exception]) -> int:
+          hub: Any, stop: threading.Event, start: float, illegal: type[Exception],
+          speaker: Any = None) -> int:
     import cv2
 
     from companion.table.display import annotate, event_line
@@ -285,7 +300,10 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
                     version = fusion._version
                     publish(hub, session)
             while printed < len(fusion.applied):
-                print(event_line(fusion.applied[printed]), flush=True)
+                entry = fusion.applied[printed]
+                print(event_line(entry), flush=True)
+                if speaker is not None:
+                    speaker.announce(entry.event, entry.outcomes, fusion.game.state.to_dict())
                 printed += 1
             if args.no_window:
                 continue

@@ -12,7 +12,8 @@ import pytest
 from companion.cli import main
 
 
-def test_live_loop_records_into_history_and_log(tmp_path, monkeypatch, capsys):
+def _rendered_camera(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """A one-hand rendered session standing in for the camera, read by the reference detector."""
     from companion.synth.art import list_designs
 
     if not list_designs("french"):
@@ -31,6 +32,11 @@ def test_live_loop_records_into_history_and_log(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(vision, "CardDetector", lambda family: ref)
     monkeypatch.setattr(run_cmd.time, "sleep", lambda s: None)
     save_calibration(Calibration.from_dict(meta["calibration"]), tmp_path / "cal.json")
+    return script
+
+
+def test_live_loop_records_into_history_and_log(tmp_path, monkeypatch, capsys):
+    script = _rendered_camera(tmp_path, monkeypatch)
     log = tmp_path / "live.jsonl"
     db = tmp_path / "history.sqlite"
     code = main(["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
@@ -78,3 +84,50 @@ def test_resume_goes_on_with_the_unfinished_match(tmp_path, monkeypatch, capsys)
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[1:] == [{"type": "hand", "dealer": 0, "vira": "5H"}, {"type": "play", "seat": 1, "card": "4C"}]
     assert "resumed" in capsys.readouterr().err
+
+
+def test_speak_announces_what_was_applied(tmp_path, monkeypatch, capsys):
+    """`run --speak pt` says each applied event's outcome (the hand result, the score)."""
+    import companion.feedback as feedback
+
+    _rendered_camera(tmp_path, monkeypatch)
+    said: list[str] = []
+
+    class QuietSpeaker(feedback.Speaker):
+        def say(self, text: str) -> None:  # no sound card here: keep what would be said
+            said.append(text)
+
+    monkeypatch.setattr(feedback, "Speaker", QuietSpeaker)
+    code = main(["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
+                 "--no-mic", "--no-history", "--calibration", str(tmp_path / "cal.json"),
+                 "--log", str(tmp_path / "live.jsonl"), "--speak", "pt"])
+    assert code == 0
+    assert said, "nothing was announced"
+    assert any(any(ch.isdigit() for ch in text) for text in said)  # the score at the end of the hand
+
+
+def test_board_flag_serves_the_live_match_with_its_history(tmp_path, monkeypatch, capsys):
+    """`run --board` publishes the live game and gives the board the history store."""
+    import companion.board as board
+
+    script = _rendered_camera(tmp_path, monkeypatch)
+    hubs = []
+    real_start = board.start_board
+
+    def start(hub, host, port, token):  # type: ignore[no-untyped-def]
+        hubs.append(hub)
+        return real_start(hub, host, 0, token)
+
+    monkeypatch.setattr(board, "start_board", start)
+    code = main(["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
+                 "--no-mic", "--calibration", str(tmp_path / "cal.json"), "--log", str(tmp_path / "live.jsonl"),
+                 "--db", str(tmp_path / "history.sqlite"), "--board"])
+    assert code == 0
+    (hub,) = hubs
+    assert hub.history_store is not None
+    from companion.tablelog import score_log
+
+    scored = score_log((tmp_path / "live.jsonl").read_text().splitlines())
+    assert hub.snapshot()["state"]["score"] == scored["score"]
+    assert len(script.log) > 1
+    hub.server.stop()
