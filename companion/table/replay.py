@@ -21,7 +21,7 @@ from typing import Any
 from companion.table.engine_view import JsonlTableLog, MemoryTableLog, TableLog
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections, VoiceObservation
-from companion.table.session import SessionConfig, TableSession, open_video
+from companion.table.session import SessionConfig, TableSession, open_video, read_frames
 from companion.table.voice import VoiceInterpreter
 from companion.table.zones import Zones
 
@@ -129,24 +129,13 @@ def replay(
         if every <= 0:
             every = max(1, round(fps / ANALYSIS_FPS))
         try:
-            index = 0
-            while True:
-                if every > 1 and index % every:
-                    if not cap.grab():
-                        break
-                    index += 1
-                    continue
-                ok, image = cap.read()
-                if not ok or image is None:
-                    break
-                t = index / fps
+            for index, t, image in read_frames(cap, fps, every):
                 hear_until(t)
                 frame = session.feed_frame(t, image, index)
                 if on_frame is not None:
                     on_frame(session, image, frame)
                 frames_read += 1
                 last_t = t
-                index += 1
         finally:
             cap.release()
         last_t += 1.0 / fps

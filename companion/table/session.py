@@ -209,24 +209,24 @@ def open_video(path: str | Path) -> tuple[cv2.VideoCapture, float, int]:
     return cap, float(fps), count
 
 
-def video_frames(path: str | Path, every: int = 1) -> Iterator[tuple[int, float, np.ndarray]]:
-    """(index, t, image) of a video file; ``every`` > 1 skips frames (grabbed, not decoded)."""
-    cap, fps, _ = open_video(path)
+def read_frames(cap: cv2.VideoCapture, fps: float, every: int = 1) -> Iterator[tuple[int, float, np.ndarray]]:
+    """(index, t, image) of an opened video; ``every`` > 1 skips frames (grabbed, not decoded).
+
+    The caller opens (``open_video``) and releases the capture, since it also
+    needs the frame rate before reading.
+    """
     index = 0
-    try:
-        while True:
-            if every > 1 and index % every:
-                if not cap.grab():
-                    break
-                index += 1
-                continue
-            ok, image = cap.read()
-            if not ok or image is None:
+    while True:
+        if every > 1 and index % every:
+            if not cap.grab():
                 break
-            yield index, index / fps, image
             index += 1
-    finally:
-        cap.release()
+            continue
+        ok, image = cap.read()
+        if not ok or image is None:
+            break
+        yield index, index / fps, image
+        index += 1
 
 
 def open_camera(index: int, width: int | None = None, height: int | None = None) -> cv2.VideoCapture:
