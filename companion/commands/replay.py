@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.table.fusion import FusionConfig
     from companion.table.replay import replay
     from companion.table.session import SessionConfig, VideoError, open_video
-    from companion.table.voice import load_transcript, speech_model_available
+    from companion.table.voice import call_language, load_transcript, speech_model_available
     from companion.table.zones import Zones, load_calibration
 
     try:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     except VariantError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    lang = args.lang or ("es" if options.family == "spanish" else "pt")
+    lang = args.lang or call_language(options)
     try:
         cap, _, _ = open_video(args.video)
         cap.release()

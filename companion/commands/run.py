@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.engine.variants import VariantError, resolve
     from companion.paths import user_data_dir
     from companion.table.session import CameraError, TableSession, VideoError, open_camera, open_video
-    from companion.table.voice import MicrophoneError, check_microphone
+    from companion.table.voice import MicrophoneError, call_language, check_microphone
     from companion.table.zones import Zones, load_calibration
 
     try:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     except VariantError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    lang = args.lang or ("es" if options.family == "spanish" else "pt")
+    lang = args.lang or call_language(options)
     if not args.no_window:
         problem = window_problem()
         if problem:

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.table.voice import call_language
+
 PLAY_RADIUS_MM = 185.0  # distance from the table centre to where a seat puts its cards
 LATERAL_MM = 72.0  # spacing of a seat's three cards side by side
 
@@ -186,7 +188,7 @@ def make_script(variant: str = "paulista", hands: int = 3, players: int = 4, see
     game = Game(match)
     options = game.variant
     if lang is None:
-        lang = "es" if options.family == "spanish" else "pt"
+        lang = call_language(options)
     script = SessionScript(variant, players, lang, match, seed=seed)
     t = 0.6
     z = 0

@@ -58,6 +58,12 @@ class VoiceInterpreter:
         return VoiceObservation(t, text, (), None, None, source)
 
 
+def call_language(options: Any) -> str:
+    """The language the calls are said in by default: Spanish-suited decks are
+    played in Spanish (Argentine truco), French-suited ones in Portuguese."""
+    return "es" if options.family == "spanish" else "pt"
+
+
 def load_transcript(path: str | Path) -> list[dict[str, Any]]:
     """A timed transcript: a JSON list of ``{"t": seconds, "words": "..."}``
     (``text`` is accepted for ``words``; other fields are kept)."""
