@@ -16,7 +16,8 @@ def _build(args: argparse.Namespace) -> int:
         for split in args.split:
             n = args.n if split == "train" else (args.n_val if args.n_val is not None else max(1, args.n // 8))
             if n > 0:
-                build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers)
+                build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers,
+                              start=args.start, layouts=tuple(args.layouts) if args.layouts else None)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -33,6 +34,25 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+LAYOUTS = ("table", "pile", "scatter", "closeup", "fan")  # companion.synth.layouts.LAYOUTS (not imported: keeps --help fast)
+
+
+def _recrop(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.synth.build import recrop_dataset
+
+    t0 = time.time()
+    for split in args.split:
+        if not (Path(args.data) / "scenes" / f"{split}-{args.family}.jsonl").is_file():
+            print(f"error: no {split} scenes of {args.family} under {args.data} (build them first)", file=sys.stderr)
+            return 1
+        count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers)
+        print(f"{args.family} {split}: {count} crops -> {args.out}/{split}", flush=True)
+    print(f"done in {time.time() - t0:.0f}s")
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("dataset", help="build synthetic card datasets (YOLO format)")
     sub = p.add_subparsers(dest="dataset_command", required=True)
@@ -44,8 +64,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--split", nargs="+", default=["train", "val"], choices=("train", "val"))
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--start", type=int, default=0,
+                   help="number (and seed) scenes from here: adds new scenes to an existing folder")
+    b.add_argument("--layouts", nargs="+", default=None, choices=LAYOUTS,
+                   help="only these layout kinds (default: the table mix), e.g. closeup fan pile")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,
                    help="also write ROOT/det.yaml joining ROOT/french and ROOT/spanish for the detector")
     b.set_defaults(func=_build)
+    r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
+    r.add_argument("--family", choices=("french", "spanish"), required=True)
+    r.add_argument("--data", required=True, help="a folder written by `dataset build`")
+    r.add_argument("--out", required=True, help="classifier folder to write, e.g. DATA/cls-v2")
+    r.add_argument("--split", nargs="+", default=["train", "val"], choices=("train", "val"))
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--workers", type=int, default=1)
+    r.set_defaults(func=_recrop)

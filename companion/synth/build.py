@@ -32,7 +32,8 @@ from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
 DETECT_NAMES = {0: "card", 1: "back"}
 CROP_MIN_VISIBLE = 0.6
-SIZES = ((960, 540), (800, 600), (640, 480), (960, 720))
+# Landscape table cameras and portrait phone photos (the real development set is mostly portrait).
+SIZES = ((960, 540), (800, 600), (640, 480), (960, 720), (540, 720), (480, 640))
 
 
 def family_cards(family: str) -> tuple[str, ...]:
@@ -50,8 +51,13 @@ def designs_for(family: str, split: str, workers: int = 1) -> list[Design]:
 
 
 def render_random_scene(rng: np.random.Generator, family: str, designs: list[Design],
-                        back_designs: list[Design] | None = None, size: tuple[int, int] | None = None) -> Scene:
-    """One random training scene of ``family`` drawn with one of ``designs``."""
+                        back_designs: list[Design] | None = None, size: tuple[int, int] | None = None,
+                        layouts: tuple[str, ...] | None = None) -> Scene:
+    """One random training scene of ``family`` drawn with one of ``designs``.
+
+    ``layouts``: draw the layout kind uniformly from these (default: the table mix of
+    :func:`random_layout`), e.g. ``("closeup", "fan", "pile")`` for phone-photo-like scenes.
+    """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
     backs = [d for d in (back_designs or designs) if has_back(d)]
@@ -59,7 +65,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
         backs = [d for d in list_designs(family) if has_back(d)] or [d for d in list_designs("french")
                                                                       if has_back(d)]
     back = backs[int(rng.integers(len(backs)))]
-    placements, kind = random_layout(rng, pool)
+    kind = str(rng.choice(layouts)) if layouts else None
+    placements, kind = random_layout(rng, pool, kind)
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
     return compose_scene(placements, camera, design=design, back_design=back,
@@ -93,8 +100,8 @@ def _fully_cached(design: Design) -> bool:
     return all(_cache_path(design, c).is_file() for c in design.cards)
 
 
-def _worker(args: tuple[str, str, int, int, int, str, int]) -> list[str]:
-    family, split, start, stop, seed, out, crop = args
+def _worker(args: tuple) -> list[str]:
+    family, split, start, stop, seed, out, crop, layouts = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     out_dir = Path(out)
@@ -102,7 +109,7 @@ def _worker(args: tuple[str, str, int, int, int, str, int]) -> list[str]:
     records = []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
-        scene = render_random_scene(rng, family, designs)
+        scene = render_random_scene(rng, family, designs, layouts=layouts)
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
@@ -128,8 +135,13 @@ def _worker(args: tuple[str, str, int, int, int, str, int]) -> list[str]:
 
 
 def build_dataset(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0,
-                  workers: int = 1, crop: int = CROP, start: int = 0) -> Path:
-    """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``."""
+                  workers: int = 1, crop: int = CROP, start: int = 0,
+                  layouts: tuple[str, ...] | None = None) -> Path:
+    """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
+
+    ``start`` numbers the scenes (and seeds them) from there, so a second call adds
+    different scenes to the same folder; ``layouts`` restricts the layout kinds.
+    """
     out = Path(out)
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
@@ -139,7 +151,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     chunks = []
     step = max(1, (n + workers * 4 - 1) // (workers * 4))
     for a in range(start, start + n, step):
-        chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop))
+        chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts))
     with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
         if workers <= 1:
             for ch in chunks:
@@ -239,3 +251,45 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(_crop_worker(c) for c in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return sum(pool.map(_crop_worker, chunks))
+
+
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> int:
+    root, lines, split, out, seed, crop = args
+    cv2.setNumThreads(1)
+    count = 0
+    for line in lines:
+        rec = json.loads(line)
+        image = cv2.imread(str(Path(root) / rec["image"]))
+        if image is None:
+            continue
+        stem = Path(rec["image"]).stem
+        rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
+        for k, c in enumerate(rec["cards"]):
+            if c["card"] == "back" or c["visible"] < CROP_MIN_VISIBLE:
+                continue
+            img = crop_card(image, tuple(c["box"]), crop, rng)
+            if img is None:
+                continue
+            d = Path(out) / split / c["card"]
+            d.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            count += 1
+    return count
+
+
+def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
+                   workers: int = 1, crop: int = CROP) -> int:
+    """Cut classifier crops again from the scenes already rendered under ``root``.
+
+    When the crop recipe changes (:func:`crop_card`), the rendered scenes and their
+    ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
+    a minute where rendering took most of an hour.  Returns the number of crops.
+    """
+    root = Path(root)
+    lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
+    step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop) for a in range(0, len(lines), step)]
+    if workers <= 1:
+        return sum(_recrop_worker(c) for c in chunks)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return sum(pool.map(_recrop_worker, chunks))

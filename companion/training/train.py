@@ -68,50 +68,43 @@ def _log(runs: Path, msg: str) -> None:
         f.write(line + "\n")
 
 
-def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: int = 30, imgsz: int = 320,
-                   batch: int = 16, resume: bool = False, hours: float | None = None,
-                   init: str | None = None) -> Path:
+def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, hours: float | None,
+           **settings) -> Path:
+    """Continue ``runs/name`` from its last.pt (``resume``), or start it from ``init`` or from ``blank``.
+
+    ``init`` is an earlier checkpoint of ours to keep learning from with a fresh
+    schedule (nothing pretrained can be downloaded here); ``hours`` is ultralytics'
+    ``time``: the stage stops after that budget with its LR schedule fitted to it.
+    """
     _setup_ultralytics(runs)
     from ultralytics import YOLO
 
     last = runs / name / "weights" / "last.pt"
     if resume and last.exists():
-        model = YOLO(str(last))
-        model.train(resume=True)
+        YOLO(str(last)).train(resume=True)
     else:
-        # ``init``: an earlier checkpoint of ours to continue learning from with a fresh
-        # schedule (nothing pretrained can be downloaded here).
-        model = YOLO(init or "yolo26n.yaml")
         extra = {"time": hours} if hours else {}
-        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
-                    project=str(runs), name=name, exist_ok=True, cache="ram", pretrained=bool(init),
-                    close_mosaic=max(1, epochs // 5), patience=100, plots=False, amp=False, warmup_epochs=1.0,
-                    degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0, verbose=True, seed=0)
+        YOLO(init or blank).train(workers=0, device="cpu", project=str(runs), name=name, exist_ok=True, cache="ram",
+                                  pretrained=bool(init),  # False would reset the weights of ``init``
+                                  patience=100, plots=False, amp=False, warmup_epochs=1.0, verbose=True, seed=0,
+                                  **extra, **settings)
     return runs / name / "weights" / "best.pt"
+
+
+def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: int = 30, imgsz: int = 320,
+                   batch: int = 16, resume: bool = False, hours: float | None = None,
+                   init: str | None = None) -> Path:
+    return _train(runs, name, "yolo26n.yaml", init, resume, hours, data=str(data_yaml), epochs=epochs, imgsz=imgsz,
+                  batch=batch, close_mosaic=max(1, epochs // 5), degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0)
 
 
 def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, imgsz: int = 96,
                      batch: int = 64, resume: bool = False, hours: float | None = None,
                      init: str | None = None) -> Path:
-    _setup_ultralytics(runs)
-    from ultralytics import YOLO
-
-    last = runs / name / "weights" / "last.pt"
-    if resume and last.exists():
-        model = YOLO(str(last))
-        model.train(resume=True)
-    else:
-        model = YOLO(init or "yolo26n-cls.yaml")
-        extra = {"time": hours} if hours else {}
-        # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
-        model.train(data=str(data_dir), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", **extra,
-                    project=str(runs), name=name, exist_ok=True, cache="ram",
-                    pretrained=bool(init),  # False would reset the weights of ``init``
-                    fliplr=0.0, scale=0.25, erasing=0.2, patience=100, plots=False, amp=False, warmup_epochs=1.0,
-                    # "auto" picks lr 0.0002 for 52 classes: far too slow from scratch in a short budget.
-                    optimizer="AdamW", lr0=0.002,
-                    verbose=True, seed=0)
-    return runs / name / "weights" / "best.pt"
+    # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
+    # lr0: "auto" picks 0.0002 for 52 classes, far too slow from scratch in a short budget.
+    return _train(runs, name, "yolo26n-cls.yaml", init, resume, hours, data=str(data_dir), epochs=epochs,
+                  imgsz=imgsz, batch=batch, fliplr=0.0, scale=0.25, erasing=0.2, optimizer="AdamW", lr0=0.002)
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
@@ -159,7 +152,7 @@ def pipeline(args: argparse.Namespace) -> int:
             family = stage.split("-", 1)[1]
             hours = args.cls_hours.get(family) if args.cls_hours else None
             init = args.cls_init.get(family) if args.cls_init else None
-            best = train_classifier(data / family / "cls", runs, stage, args.cls_epochs, args.cls_imgsz,
+            best = train_classifier(data / family / args.cls_dir, runs, stage, args.cls_epochs, args.cls_imgsz,
                                     resume=args.resume, hours=hours, init=init)
             export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
         else:
@@ -194,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="wall-clock budget of the detector stage (ultralytics `time`; fits the LR schedule to it)")
     pp.add_argument("--det-data", default=None, help="detector dataset yaml (default DATA/det.yaml)")
     pp.add_argument("--det-init", default=None, help="start the detector from this checkpoint of ours")
+    pp.add_argument("--cls-dir", default="cls",
+                    help="classifier crops folder inside DATA/<family>/ (e.g. cls-v2 written by `dataset recrop`)")
     pp.add_argument("--cls-hours", type=_family_hours, default=None,
                     help="classifier budgets, e.g. french=0.5,spanish=0.15")
     pp.add_argument("--cls-init", type=_family_paths, default=None,

@@ -10,7 +10,13 @@ CROP = 96
 
 def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
               rng: np.random.Generator | None = None) -> np.ndarray | None:
-    """The card's box (jittered when ``rng`` is given), padded 3 %, squashed to size x size.
+    """The card's box (jittered when ``rng`` is given), padded 3 %, long side up, squashed to size x size.
+
+    A box wider than tall holds a card lying closer to horizontal: turning it a
+    quarter turn shows every card within 45 degrees of upright (or upside down,
+    which a card's two index corners make equivalent), so the classifier has half
+    the rotations to learn.  With ``rng`` (training) the quarter turn's direction
+    and a half turn are random, as the table gives either.
 
     Training crops (with ``rng``, mimicking a detector's box error) and inference
     crops (without) go through this one function so they look alike.
@@ -34,5 +40,10 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
     if xi2 - xi1 < 4 or yi2 - yi1 < 4:
         return None
     crop = image[yi1:yi2, xi1:xi2]
+    if crop.shape[1] > crop.shape[0]:
+        turn = cv2.ROTATE_90_COUNTERCLOCKWISE if rng is not None and rng.random() < 0.5 else cv2.ROTATE_90_CLOCKWISE
+        crop = cv2.rotate(crop, turn)
+    elif rng is not None and rng.random() < 0.5:
+        crop = cv2.rotate(crop, cv2.ROTATE_180)
     interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
     return cv2.resize(crop, (size, size), interpolation=interp)

@@ -131,3 +131,43 @@ def test_board_flag_serves_the_live_match_with_its_history(tmp_path, monkeypatch
     assert hub.snapshot()["state"]["score"] == scored["score"]
     assert len(script.log) > 1
     hub.server.stop()
+
+
+@pytest.mark.parametrize("gui,display,expect", [
+    ("NONE", ":0", "no window support"),
+    ("QT5", None, "no display"),
+    ("QT5", ":0", None),
+])
+def test_window_problem_names_what_is_missing(monkeypatch, gui, display, expect):
+    import sys
+
+    import cv2
+
+    from companion.commands.run import window_problem
+
+    monkeypatch.setattr(cv2, "getBuildInformation", lambda: f"  Video I/O:\n  GUI:                           {gui}\n")
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    if display:
+        monkeypatch.setenv("DISPLAY", display)
+    else:
+        monkeypatch.delenv("DISPLAY", raising=False)
+    problem = window_problem()
+    assert (problem is None) if expect is None else (expect in problem)
+
+
+def test_installed_opencv_can_open_windows():
+    """The package depends on the GUI build of OpenCV so `companion run` shows the table."""
+    import cv2
+
+    info = cv2.getBuildInformation()
+    gui = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.strip().startswith("GUI:"))
+    assert gui.upper() != "NONE", "opencv-python-headless is installed: `companion run` could not open its window"
+
+
+def test_run_without_display_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["run", "--variant", "paulista", "--camera", str(tmp_path / "none.mp4"), "--db", f"sqlite:///{tmp_path}/h.db"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and ("display" in err[0] or "window" in err[0])

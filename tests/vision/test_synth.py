@@ -115,3 +115,67 @@ def test_real_art_renders_when_installed():
     assert hold and not {d.name for d in train} & {d.name for d in hold}
     img = card_image(hold[0], "QH")
     assert img.ndim == 3 and img.shape[2] == 4 and img.shape[0] == 360
+
+
+def test_dataset_build_layouts_and_start_add_new_scenes(tmp_path, plain_design, monkeypatch):
+    import companion.synth.build as build
+    from companion.synth.layouts import random_layout
+
+    kinds = []
+
+    def spy(rng, pool, kind=None, back_rate=0.12):
+        placements, used = random_layout(rng, pool, kind, back_rate)
+        kinds.append(used)
+        return placements, used
+
+    monkeypatch.setattr(build, "random_layout", spy)
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
+    out = build.build_dataset("spanish", 2, tmp_path / "ds", split="train", seed=1)
+    build.build_dataset("spanish", 3, out, split="train", seed=1, start=500, layouts=("closeup",))
+    stems = sorted(p.stem for p in (out / "images" / "train").glob("*.jpg"))
+    assert stems == ["sp000000", "sp000001", "sp000500", "sp000501", "sp000502"]
+    assert kinds[2:] == ["closeup"] * 3
+    assert len((out / "scenes" / "train-spanish.jsonl").read_text().splitlines()) == 5
+
+
+def test_recrop_cuts_every_visible_face_up_card_again(tmp_path, plain_design, monkeypatch):
+    import companion.synth.build as build
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
+    out = build.build_dataset("spanish", 4, tmp_path / "ds", split="train", seed=3)
+    first = sorted(p.relative_to(out / "cls") for p in (out / "cls").rglob("*.jpg"))
+    n = build.recrop_dataset(out, "spanish", tmp_path / "again", split="train")
+    again = sorted(p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*.jpg"))
+    assert n == len(again) == len(first) > 0
+    assert again == first  # same cards, same names: only the crop recipe may differ
+
+
+def test_crop_turns_wide_boxes_so_the_long_side_is_up():
+    from companion.vision.crops import crop_card
+
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:110, 40:80] = (0, 0, 255)  # a red mark at the left end of a wide box
+    wide = crop_card(image, (40.0, 50.0, 160.0, 110.0), 96)
+    assert wide.shape == (96, 96, 3)
+    # Turned clockwise: the left end of the box is now the top of the crop.
+    assert wide[:20, :, 2].mean() > 200 and wide[-20:, :, 2].mean() < 50
+    tall = crop_card(image, (40.0, 50.0, 80.0, 170.0), 96)
+    assert tall[:30, :, 2].mean() > 200 and tall[-20:, :, 2].mean() < 50  # not turned
+    # Training crops turn either way, at random: both ends come up.
+    tops = {bool(crop_card(image, (40.0, 50.0, 160.0, 110.0), 96, np.random.default_rng(s))[:15, 30:60, 2].mean() > 200)
+            for s in range(20)}
+    assert tops == {True, False}
+
+
+def test_dataset_cli_offers_every_layout_and_recrop_needs_scenes(tmp_path, capsys):
+    from companion.cli import main
+    from companion.commands.dataset import LAYOUTS as offered
+    from companion.synth.layouts import LAYOUTS
+
+    assert offered == LAYOUTS
+    assert main(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
+    assert "no train scenes of french" in capsys.readouterr().err
