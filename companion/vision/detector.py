@@ -53,13 +53,15 @@ class Detection:
     ``card``: TABLE-LOG notation ("QH", "10D", "7E") or "back";
     ``confidence``: detector score times classifier probability, in [0, 1];
     ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image;
-    ``rank_confidence``: classifier probability alone (1.0 for backs).
+    ``rank_confidence``: classifier probability alone (1.0 for backs);
+    ``detector_confidence``: the detector's score alone (a card is there, whatever it is).
     """
 
     card: str
     confidence: float
     box: tuple[float, float, float, float]
     rank_confidence: float = 1.0
+    detector_confidence: float = 1.0
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
@@ -125,18 +127,20 @@ class CardDetector:
 
     ``family``: "french" or "spanish" (which classifier names the cards);
     ``models_dir``: folder with the ONNX files (default: the shipped ``models/``);
-    ``conf``: minimum detector score; ``threads``: onnxruntime intra-op threads.
+    ``conf``: minimum detector score; ``threads``: onnxruntime intra-op threads;
+    ``tta``: also classify each card upside down and average (see :meth:`classify_crops`).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
     def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.35,
-                 threads: int = 2, iou: float = 0.7) -> None:
+                 threads: int = 2, iou: float = 0.7, tta: bool = True) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
         self.models_dir = Path(models_dir) if models_dir else default_models_dir()
         self.conf = conf
         self.iou = iou
+        self.tta = tta
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name
@@ -190,16 +194,29 @@ class CardDetector:
         probs = np.zeros(len(boxes))
         if not crops:
             return names, probs
-        blob = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        if self.cls_batch == 1:
-            out = np.concatenate([self.cls.run(None, {self.cls_input: blob[i:i + 1]})[0] for i in range(len(blob))])
-        else:
-            out = self.cls.run(None, {self.cls_input: np.ascontiguousarray(blob)})[0]
+        out = self.classify_crops(np.stack(crops))
         idx = out.argmax(axis=1)
         for j, i in enumerate(ok):
             names[i] = self.cls_names[int(idx[j])]
             probs[i] = float(out[j, idx[j]])
         return names, probs
+
+    def classify_crops(self, crops_bgr: np.ndarray) -> np.ndarray:
+        """Class probabilities (N x classes) for N crops made by :func:`crop_card`.
+
+        With ``tta`` each crop is also read upside down and the two readings are
+        averaged: a card is the same card both ways up (its two index corners), the
+        classifier was trained on both, and its two mistakes rarely agree.
+        """
+        views = np.concatenate([crops_bgr, crops_bgr[:, ::-1, ::-1]]) if self.tta else crops_bgr
+        blob = np.ascontiguousarray(views[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
+        if self.cls_batch is not None:  # a fixed-batch export: one crop at a time
+            out = np.concatenate([self.cls.run(None, {self.cls_input: blob[i:i + 1]})[0] for i in range(len(blob))])
+        else:
+            out = self.cls.run(None, {self.cls_input: blob})[0]
+        if self.tta:
+            out = (out[:len(crops_bgr)] + out[len(crops_bgr):]) / 2.0
+        return out
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""
@@ -215,9 +232,10 @@ class CardDetector:
             if names[k] == "?":
                 continue
             result.append(Detection(names[k], float(scores[i] * probs[k]), tuple(float(v) for v in boxes[i]),
-                                    float(probs[k])))
+                                    float(probs[k]), float(scores[i])))
         for i in np.nonzero(classes != 0)[0]:
-            result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0))
+            result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,
+                                    float(scores[i])))
         result.sort(key=lambda d: -d.confidence)
         return result
 

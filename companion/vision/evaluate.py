@@ -3,6 +3,7 @@
     python -m companion.vision.evaluate synthetic --data /work/data/french --family french [--limit N]
     python -m companion.vision.evaluate real [--dir ../shared/real-photos/french-dev]
     python -m companion.vision.evaluate latency [--frames 50]
+    python -m companion.vision.evaluate classifier --crops /work/data/french/cls-v2/val [--no-tta]
     python -m companion.vision.evaluate all --data /work/data/french
 
 *synthetic*: end-to-end (detector + classifier) mAP50 and mAP50-95 over the
@@ -128,20 +129,31 @@ def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = N
     return out
 
 
-def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5) -> dict:
+def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
+                  sweep: tuple[float, ...] = ()) -> dict:
+    """Right-rank share and false detections per image at the detector's threshold and,
+    for each threshold of ``sweep`` (above the detector's), the same figures keeping only the
+    detections the detector scores at least that high (one detector pass for all)."""
     rows = list(csv.DictReader(open(folder / "labels.csv")))
     by_image: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_image[r["filename"]].append(
             {"rank": RANK_WORDS[r["class"]], "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
-    found = total = false = 0
-    found_any = 0
+    seen = [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
+            for name, gts in sorted(by_image.items())]
+    result = _real_scores(seen, detector.conf, iou_min)
+    if sweep:
+        result["sweep"] = {f"{t:g}": {k: v for k, v in _real_scores(seen, t, iou_min).items() if k != "per_rank"}
+                           for t in sweep if t >= detector.conf}
+    return result
+
+
+def _real_scores(seen: list[tuple[list[dict], list]], threshold: float, iou_min: float) -> dict:
+    found = total = false = found_any = 0
     per_rank: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for name, gts in sorted(by_image.items()):
-        img = read_image(folder / name)
-        dets = [d for d in detector.detect(img) if d.card != "back"]
-        matched_gt = [False] * len(gts)
-        for gi, g in enumerate(gts):
+    for gts, all_dets in seen:
+        dets = [d for d in all_dets if d.detector_confidence >= threshold]
+        for g in gts:
             total += 1
             per_rank[g["rank"]][1] += 1
             if any(iou(d.box, g["box"]) >= iou_min for d in dets):
@@ -149,14 +161,36 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5) ->
             if any(d.card[:-1] == g["rank"] and iou(d.box, g["box"]) >= iou_min for d in dets):
                 found += 1
                 per_rank[g["rank"]][0] += 1
-                matched_gt[gi] = True
-        for d in dets:
-            if not any(iou(d.box, g["box"]) >= iou_min for g in gts):
-                false += 1
-    return {"images": len(by_image), "labelled_cards": total, "found_right_rank": found,
-            "share_right_rank": found / max(total, 1), "share_boxed_any_rank": found_any / max(total, 1),
-            "false_detections_per_image": false / max(len(by_image), 1),
+        false += sum(not any(iou(d.box, g["box"]) >= iou_min for g in gts) for d in dets)
+    return {"images": len(seen), "labelled_cards": total, "found_right_rank": found,
+            "share_right_rank": round(found / max(total, 1), 4), "share_boxed_any_rank": round(found_any / max(total, 1), 4),
+            "false_detections_per_image": round(false / max(len(seen), 1), 4),
             "per_rank": {k: f"{v[0]}/{v[1]}" for k, v in sorted(per_rank.items())}}
+
+
+def evaluate_classifier(detector: CardDetector, folder: Path, batch: int = 64) -> dict:
+    """Top-1/top-5, rank-only and suit-only accuracy on a folder of crops (``<folder>/<CARD>/*.jpg``,
+    as written by ``companion dataset build`` or ``recrop``), with the detector's own settings."""
+    names = detector.cls_names
+    index = {v: k for k, v in names.items()}
+    files = [(p, p.parent.name) for p in sorted(folder.glob("*/*.jpg")) if p.parent.name in index]
+    if not files:
+        raise FileNotFoundError(f"no crops of known cards under {folder}")
+    top1 = top5 = rank = suit = 0
+    for a in range(0, len(files), batch):
+        part = files[a:a + batch]
+        crops = np.stack([cv2.resize(read_image(p), (detector.crop, detector.crop)) for p, _ in part])
+        out = detector.classify_crops(crops)
+        order = np.argsort(-out, axis=1)
+        for (_, card), row in zip(part, order):
+            guess = names[int(row[0])]
+            top1 += guess == card
+            top5 += index[card] in row[:5]
+            rank += guess[:-1] == card[:-1]
+            suit += guess[-1] == card[-1]
+    n = len(files)
+    return {"crops": n, "top1": round(top1 / n, 4), "top5": round(top5 / n, 4), "rank": round(rank / n, 4),
+            "suit": round(suit / n, 4), "tta": detector.tta}
 
 
 def synthetic_frame(seed: int = 0) -> np.ndarray:
@@ -207,17 +241,26 @@ def measure_latency(detector: CardDetector, frames: int = 40) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=("synthetic", "real", "latency", "all"))
+    p.add_argument("what", choices=("synthetic", "real", "latency", "classifier", "all"))
     p.add_argument("--family", default="french", choices=("french", "spanish"))
     p.add_argument("--data", type=Path, help="dataset folder with scenes/val-<family>.jsonl")
     p.add_argument("--dir", type=Path, help="real photos folder (default shared/real-photos/french-dev)")
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--limit", type=int, default=None, help="synthetic: at most this many val scenes")
     p.add_argument("--frames", type=int, default=40)
-    p.add_argument("--conf", type=float, default=0.35)
+    p.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
+    p.add_argument("--sweep", type=float, nargs="*", default=[],
+                   help="real: also report these detector thresholds (run with a low --conf)")
+    p.add_argument("--crops", type=Path, help="classifier: folder of crops <CARD>/*.jpg")
+    p.add_argument("--no-tta", action="store_true", help="classify each crop one way up only")
     args = p.parse_args(argv)
-    detector = CardDetector(args.family, models_dir=args.models, conf=args.conf)
-    result = {}
+    kwargs = {"conf": args.conf} if args.conf is not None else {}
+    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta, **kwargs)
+    result: dict = {"conf": detector.conf}
+    if args.what == "classifier":
+        if args.crops is None:
+            p.error("--crops is required for classifier")
+        result["classifier"] = evaluate_classifier(detector, args.crops)
     if args.what in ("synthetic", "all"):
         if args.data is None:
             p.error("--data is required for synthetic")
@@ -227,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         if folder is None or not folder.is_dir():
             print("real photos not available (no shared/ folder)", file=sys.stderr)
         else:
-            result["real"] = evaluate_real(detector, folder)
+            result["real"] = evaluate_real(detector, folder, sweep=tuple(args.sweep))
     if args.what in ("latency", "all"):
         result["latency"] = measure_latency(detector, args.frames)
     print(json.dumps(result, indent=2))
