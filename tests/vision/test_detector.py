@@ -143,3 +143,34 @@ def test_classifier_evaluation_counts_every_crop(french, tmp_path):
     assert result["crops"] == n
     assert 0 <= result["top1"] <= result["top5"] <= 1
     assert result["top1"] <= min(result["rank"], result["suit"])
+
+
+def test_real_photo_scores_sweep_thresholds_from_one_pass(french, tmp_path):
+    """The real-photo measure on a folder laid out like shared/real-photos (labels.csv, rank names)."""
+    import csv
+    import shutil
+
+    from companion.vision.evaluate import RANK_WORDS, evaluate_real
+
+    words = {v: k for k, v in RANK_WORDS.items()}
+    rows = []
+    for rec in json.loads((FIXTURES / "fixtures.json").read_text()):
+        shutil.copy(FIXTURES / rec["image"], tmp_path / rec["image"])
+        for t in rec["cards"]:
+            if t["card"] != "back" and t["card"][:-1] in words:
+                rows.append([rec["image"], 0, 0, words[t["card"][:-1]], *t["box"]])
+    with open(tmp_path / "labels.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
+        w.writerows(rows)
+    low = CardDetector("french", conf=0.1)
+    result = evaluate_real(low, tmp_path, sweep=(0.05, 0.3, 0.6, 0.9))
+    assert result["labelled_cards"] == len(rows) > 0
+    assert set(result["sweep"]) == {"0.3", "0.6", "0.9"}  # thresholds below the detector's are not measurable
+    steps = [result] + [result["sweep"][k] for k in ("0.3", "0.6", "0.9")]
+    for a, b in zip(steps, steps[1:]):  # a higher threshold keeps a subset of the detections
+        assert b["found_right_rank"] <= a["found_right_rank"]
+        assert b["false_detections_per_image"] <= a["false_detections_per_image"]
+    # The sweep at the detector's own threshold equals a run at that threshold.
+    direct = evaluate_real(CardDetector("french", conf=0.3), tmp_path)
+    assert direct["found_right_rank"] == result["sweep"]["0.3"]["found_right_rank"]
