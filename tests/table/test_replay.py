@@ -131,23 +131,13 @@ def test_calls_from_an_audio_track_through_the_real_recogniser(tmp_path):
 
 
 @pytest.mark.skipif(not (models_dir() / "card-detector.onnx").is_file(), reason="detector weights not in models/")
-def test_replay_board_flag_publishes_the_final_score(monkeypatch, capsys):
+def test_replay_board_flag_publishes_the_final_score(board_hubs, capsys):
     """`replay --board` serves the scoreboard and keeps it at the replay's score."""
-    import companion.board as board
     from companion.cli import main
 
-    hubs = []
-    real_start = board.start_board
-
-    def start(hub, host, port, token):  # type: ignore[no-untyped-def]
-        hubs.append(hub)
-        return real_start(hub, host, 0, token)
-
-    monkeypatch.setattr(board, "start_board", start)
     status = main(["replay", str(DEMO / "video.mp4"), "--variant", "paulista", "--transcript",
                    str(DEMO / "transcript.json"), "--board", "--json"])
     assert status == 0
     scored = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    (hub,) = hubs
+    (hub,) = board_hubs
     assert hub.snapshot()["state"]["score"] == scored["score"]
-    hub.server.stop()

@@ -106,31 +106,20 @@ def test_speak_announces_what_was_applied(tmp_path, monkeypatch, capsys):
     assert any(any(ch.isdigit() for ch in text) for text in said)  # the score at the end of the hand
 
 
-def test_board_flag_serves_the_live_match_with_its_history(tmp_path, monkeypatch, capsys):
+def test_board_flag_serves_the_live_match_with_its_history(tmp_path, monkeypatch, capsys, board_hubs):
     """`run --board` publishes the live game and gives the board the history store."""
-    import companion.board as board
-
     script = _rendered_camera(tmp_path, monkeypatch)
-    hubs = []
-    real_start = board.start_board
-
-    def start(hub, host, port, token):  # type: ignore[no-untyped-def]
-        hubs.append(hub)
-        return real_start(hub, host, 0, token)
-
-    monkeypatch.setattr(board, "start_board", start)
     code = main(["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
                  "--no-mic", "--calibration", str(tmp_path / "cal.json"), "--log", str(tmp_path / "live.jsonl"),
                  "--db", str(tmp_path / "history.sqlite"), "--board"])
     assert code == 0
-    (hub,) = hubs
+    (hub,) = board_hubs
     assert hub.history_store is not None
     from companion.tablelog import score_log
 
     scored = score_log((tmp_path / "live.jsonl").read_text().splitlines())
     assert hub.snapshot()["state"]["score"] == scored["score"]
     assert len(script.log) > 1
-    hub.server.stop()
 
 
 @pytest.mark.parametrize("gui,display,expect", [
