@@ -168,26 +168,9 @@ class Table:
     # -- running -----------------------------------------------------------
     def step(self) -> list[Outcome] | None:
         """Choose, fill in and apply one event; None when the match is over."""
-        if self._flor_game:
-            ev = self.choose()
-            if ev is None:
-                return None
-        else:  # choose() inlined for the common case (the same draws)
-            legal = self.game._legal(False)
-            if not legal:
-                return None
-            ws = list(map(self.weights.__getitem__, map(_TYPE, legal)))
-            r = self._random() * sum(ws)
-            for ev, w in zip(legal, ws):
-                r -= w
-                if r < 0:
-                    break
-            ev = dict(ev)
-            if ev["type"] == "play":
-                hand = self.hands[ev["seat"]]
-                ev["card"] = hand.pop(int(self._random() * len(hand)))
-            else:
-                ev = self._complete(ev)
+        ev = self.choose()
+        if ev is None:
+            return None
         kind = ev["type"]
         if kind == "hand":
             self.hands_played += 1
