@@ -87,6 +87,28 @@ def yolo_lines(scene: Scene) -> list[str]:
     return lines
 
 
+def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float]], folder: Path, stem: str,
+                crop: int, rng: np.random.Generator) -> int:
+    """Write the classifier crop of each face-up, mostly visible card of ``cards``
+    ((card, box, visible fraction), in scene order) to ``folder/<CARD>/<stem>_<k>.jpg``.
+
+    The crop must be dominated by its card: a card mostly under others would teach
+    the classifier the name of whatever covers it.  Returns the number written.
+    """
+    count = 0
+    for k, (card, box, visible) in enumerate(cards):
+        if card == "back" or visible < CROP_MIN_VISIBLE:
+            continue
+        img = crop_card(image, tuple(box), crop, rng)
+        if img is None:
+            continue
+        d = folder / card
+        d.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        count += 1
+    return count
+
+
 def _split_designs_cached(family: str, split: str) -> list[Design]:
     """Designs of a split whose art is in the cache (prepared by build_dataset)."""
     train, hold = split_designs(family)
@@ -114,17 +136,8 @@ def _worker(args: tuple) -> list[str]:
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
         if crop:
-            for k, c in enumerate(scene.cards):
-                # The crop must be dominated by this card: a card mostly under others would
-                # teach the classifier the name of whatever covers it.
-                if c.card == "back" or c.visible < CROP_MIN_VISIBLE:
-                    continue
-                img = crop_card(scene.image, c.box, crop, rng)
-                if img is None:
-                    continue
-                d = out_dir / "cls" / split / c.card
-                d.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            write_crops(scene.image, [(c.card, c.box, c.visible) for c in scene.cards], out_dir / "cls" / split,
+                        stem, crop, rng)
         records.append(json.dumps({
             "image": f"images/{split}/{stem}.jpg",
             "cards": [{"card": c.card, "box": [round(v, 2) for v in c.box],
@@ -228,16 +241,8 @@ def _crop_worker(args: tuple[str, str, int, int, int, str, int]) -> int:
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
         scene = render_crop_scene(rng, family, designs)
-        for k, c in enumerate(scene.cards):
-            if c.card == "back" or c.visible < CROP_MIN_VISIBLE:
-                continue
-            img = crop_card(scene.image, c.box, crop, rng)
-            if img is None:
-                continue
-            d = Path(out) / split / c.card
-            d.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(d / f"c{family[:2]}{i:07d}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            count += 1
+        count += write_crops(scene.image, [(c.card, c.box, c.visible) for c in scene.cards], Path(out) / split,
+                             f"c{family[:2]}{i:07d}", crop, rng)
     return count
 
 
@@ -264,16 +269,8 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> int:
             continue
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
-        for k, c in enumerate(rec["cards"]):
-            if c["card"] == "back" or c["visible"] < CROP_MIN_VISIBLE:
-                continue
-            img = crop_card(image, tuple(c["box"]), crop, rng)
-            if img is None:
-                continue
-            d = Path(out) / split / c["card"]
-            d.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            count += 1
+        count += write_crops(image, [(c["card"], c["box"], c["visible"]) for c in rec["cards"]], Path(out) / split,
+                             stem, crop, rng)
     return count
 
 
