@@ -43,13 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _detector(family: str) -> tuple[Any, str | None]:
+def _detector(family: str, deck: list[str]) -> tuple[Any, str | None]:
     try:
         from companion.vision.detector import CardDetector, ModelError
     except ImportError as err:
         return None, f"the card detector is not part of this build ({err})"
     try:
-        return CardDetector(family), None
+        return CardDetector(family, deck=deck), None
     except ModelError as err:
         return None, str(err)
 
@@ -81,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]demo session not found: {meta_path}[/red]")
         return 2
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    detector, why = _detector(meta["family"])
+    from companion.engine.variants import resolve
+
+    detector, why = _detector(meta["family"], resolve(meta["variant"]).deck_cards)
     if detector is None:
         return _example_log(console, why or "no detector")
     return _full_pipeline(console, args, folder, meta, detector)

@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from companion.vision.detector import CardDetector
 
-        detector = CardDetector(options.family)
+        detector = CardDetector(options.family, deck=options.deck_cards)
     except Exception as err:  # noqa: BLE001 - ModelError, or the module missing from this build
         cap.release()
         print(f"error: card detector: {err}", file=sys.stderr)

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.engine.variants import resolve
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections
 from companion.table.render_session import RenderOptions, render_session
@@ -170,8 +171,9 @@ def _pct(values: list[float], q: float) -> float | None:
 
 # --- running ------------------------------------------------------------------------------------
 
-def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[str, Any],
-                noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True) -> dict[str, Any]:
+def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
+                noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
+                off_deck_prior: float = 0.05) -> dict[str, Any]:
     folder = out / "sessions" / spec.name
     script_path = folder / "session.json"
     if script_path.exists():
@@ -186,21 +188,23 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[st
     first_dealer = script.timed_log[0][1]["dealer"]
     transcript = script.transcript()
     lang = script.lang
+    deck = tuple(resolve(spec.variant).deck_cards)  # what `companion replay` tells the classifier
     if mode == "classifier":
         from companion.table.render_session import SessionRenderer
         from companion.table.simulate import TrueBoxesClassifier
 
         renderer = SessionRenderer(script, RenderOptions(**meta["render"]))
-        detector = TrueBoxesClassifier(renderer, meta["states"], meta["family"])
+        detector = TrueBoxesClassifier(renderer, meta["states"], meta["family"], deck=deck,
+                                       off_deck_prior=off_deck_prior)
         result = replay(script.match, video=folder / "video.mp4", detector=detector, transcript=transcript,
                         lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config))
     elif mode == "video":
         from companion.vision.detector import CardDetector
 
         family = meta["family"]
-        if family not in detector_cache:
-            detector_cache[family] = CardDetector(family)
-        result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[family],
+        if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
+            detector_cache[(family, deck)] = CardDetector(family, deck=deck, off_deck_prior=off_deck_prior)
+        result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[(family, deck)],
                         transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer,
                         config=copy.deepcopy(config))
     else:
@@ -289,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hold", type=float, help="fusion: seconds a card waits for earlier ones")
     parser.add_argument("--noise", choices=["clean", "default", "hard"], default="default",
                         help="noise mode: perfect detections, a typical detector's faults, or a poor detector's")
+    parser.add_argument("--off-deck-prior", type=float, default=0.05,
+                        help="video mode: weight of classifier readings outside the variant's deck "
+                             "(1 = no deck knowledge, as `companion detect`)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         config.fusion.hold = args.hold
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    cache: dict[str, Any] = {}
+    cache: dict[Any, Any] = {}
     if args.render_only:
         for spec in specs:
             folder = out / "sessions" / spec.name
@@ -315,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for spec in specs:
             try:
-                row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration)
+                row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration,
+                                  args.off_deck_prior)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)

@@ -149,46 +149,26 @@ class TrueBoxesClassifier(ReferenceDetector):
     runs it (same crop function, same input layout)."""
 
     def __init__(self, renderer: Any, states: Sequence[dict[str, Any]], family: str,
-                 models: Any = None) -> None:
+                 models: Any = None, deck: Sequence[str] | None = None, off_deck_prior: float = 0.05) -> None:
         super().__init__(renderer, states)
-        import ast
-        import os
-        from pathlib import Path
+        from companion.vision.detector import CardDetector
 
-        import onnxruntime as ort
-
-        from companion.paths import models_dir
-
-        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-        path = Path(models or models_dir()) / f"card-classifier-{family}.onnx"
-        if not path.is_file():
-            raise FileNotFoundError(f"classifier weights not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        meta = self.session.get_modelmeta().custom_metadata_map
-        self.names = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
-        inp = self.session.get_inputs()[0]
-        self.input = inp.name
-        self.size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else 96
-        self.batch1 = inp.shape[0] == 1
+        # ModelError (missing or corrupt weights) propagates: the caller reports it.
+        self.classifier = CardDetector(family, models_dir=models, deck=deck, off_deck_prior=off_deck_prior)
 
     def detect(self, image: Any) -> list[Detection]:
         import numpy as np
 
-        from companion.vision.crops import crop_card
-
         truth = super().detect(image)
         faces = [d for d in truth if d.label != BACK]
         out = [d for d in truth if d.label == BACK]
-        crops, kept = [], []
-        for d in faces:
-            crop = crop_card(image, d.box, self.size)
-            if crop is not None:
-                crops.append(crop)
-                kept.append(d)
-        if not crops:
+        if not faces:
             return out
+        names, probs = self.classifier.classify(image, np.array([d.box for d in faces], dtype=np.float64))
+        for d, name, p in zip(faces, names, probs):
+            if name != "?":  # a box the crop function could not cut
+                out.append(Detection(name, float(p) * 0.95, d.box))
+        return out
         blob = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         if self.batch1:
             probs = np.concatenate([self.session.run(None, {self.input: blob[i:i + 1]})[0] for i in range(len(blob))])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,12 +129,17 @@ class CardDetector:
     ``family``: "french" or "spanish" (which classifier names the cards);
     ``models_dir``: folder with the ONNX files (default: the shipped ``models/``);
     ``conf``: minimum detector score; ``threads``: onnxruntime intra-op threads;
-    ``tta``: also classify each card upside down and average (see :meth:`classify_crops`).
+    ``tta``: also classify each card upside down and average (see :meth:`classify_crops`);
+    ``deck``: the cards of the variant being played.  Cards outside it (the 8s,
+    9s and 10s a Truco deck leaves out) get ``off_deck_prior`` times their
+    probability: at a table they are rare, so a reading must be that much surer
+    to name one (it still can, and the tracker then flags it as not in the deck).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
     def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.35,
-                 threads: int = 2, iou: float = 0.7, tta: bool = True) -> None:
+                 threads: int = 2, iou: float = 0.7, tta: bool = True, deck: Iterable[str] | None = None,
+                 off_deck_prior: float = 0.05) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -152,6 +158,11 @@ class CardDetector:
         cshape = self.cls.get_inputs()[0].shape
         self.crop = int(cshape[2]) if isinstance(cshape[2], int) else CROP
         self.cls_batch = cshape[0] if isinstance(cshape[0], int) else None
+        self.prior: np.ndarray | None = None
+        if deck is not None:
+            cards = set(deck)
+            self.prior = np.array([1.0 if self.cls_names[i] in cards else off_deck_prior
+                                   for i in range(len(self.cls_names))])
 
     # -- stages, public so evaluation can time them -------------------------------------------
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -195,6 +206,9 @@ class CardDetector:
         if not crops:
             return names, probs
         out = self.classify_crops(np.stack(crops))
+        if self.prior is not None:
+            out = out * self.prior
+            out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
         idx = out.argmax(axis=1)
         for j, i in enumerate(ok):
             names[i] = self.cls_names[int(idx[j])]

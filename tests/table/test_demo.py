@@ -14,7 +14,7 @@ from companion.paths import DATA_DIR
 
 
 def test_demo_without_detector_says_so_and_scores_the_example_log(monkeypatch, capsys):
-    monkeypatch.setattr(demo, "_detector", lambda family: (None, "model file not found: models/x.onnx"))
+    monkeypatch.setattr(demo, "_detector", lambda family, deck: (None, "model file not found: models/x.onnx"))
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "cannot run here" in out and "example table log" in out
@@ -33,7 +33,7 @@ def test_demo_full_pipeline_prints_events_score_and_the_voice_source(monkeypatch
     meta = json.loads((DATA_DIR / "demo" / "session.json").read_text())
     script = SessionScript.from_dict(meta["script"])
     ref = ReferenceDetector(SessionRenderer(script, RenderOptions(**meta["render"])), meta["states"])
-    monkeypatch.setattr(demo, "_detector", lambda family: (ref, None))
+    monkeypatch.setattr(demo, "_detector", lambda family, deck: (ref, None))
     log = tmp_path / "demo.jsonl"
     assert main(["demo", "--audio", "no", "--log", str(log), "--save-video", str(tmp_path / "a.mp4")]) == 0
     out = capsys.readouterr().out
@@ -63,7 +63,7 @@ def test_replay_command_writes_the_log_and_prints_the_score(monkeypatch, capsys,
     meta = json.loads((folder / "session.json").read_text())
     script = SessionScript.from_dict(meta["script"])
     ref = ReferenceDetector(SessionRenderer(script, RenderOptions(**meta["render"])), meta["states"])
-    monkeypatch.setattr(vision, "CardDetector", lambda family: ref)
+    monkeypatch.setattr(vision, "CardDetector", lambda family, **kw: ref)
     save_calibration(Calibration.from_dict(meta["calibration"]), tmp_path / "cal.json")
     log = tmp_path / "out.jsonl"
     code = main(["replay", str(folder / "video.mp4"), "--variant", "paulista", "--transcript",

@@ -29,7 +29,7 @@ def _rendered_camera(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     opts = RenderOptions(seed=3)
     meta = render_session(tmp_path / "s", script, opts, video=True)
     ref = ReferenceDetector(SessionRenderer(script, opts), meta["states"])
-    monkeypatch.setattr(vision, "CardDetector", lambda family: ref)
+    monkeypatch.setattr(vision, "CardDetector", lambda family, **kw: ref)
     monkeypatch.setattr(run_cmd.time, "sleep", lambda s: None)
     save_calibration(Calibration.from_dict(meta["calibration"]), tmp_path / "cal.json")
     return script
@@ -73,7 +73,7 @@ def test_resume_goes_on_with_the_unfinished_match(tmp_path, monkeypatch, capsys)
     import companion.commands.run as run_cmd
     import companion.vision.detector as vision
 
-    monkeypatch.setattr(vision, "CardDetector", lambda family: type("Blind", (), {"detect": lambda s, i: []})())
+    monkeypatch.setattr(vision, "CardDetector", lambda family, **kw: type("Blind", (), {"detect": lambda s, i: []})())
     monkeypatch.setattr(run_cmd.time, "sleep", lambda s: None)
     from companion.paths import DATA_DIR
 

@@ -122,6 +122,36 @@ def test_tta_averages_the_card_read_both_ways_up(french):
     np.testing.assert_allclose(both.sum(axis=1), 1.0, atol=1e-3)
 
 
+def test_deck_prior_weighs_readings_outside_the_variant_deck(french):
+    """The table tells the classifier its deck: a card outside it must be read
+    1/off_deck_prior times surer to be named; the deck's own cards keep their order."""
+    from companion.vision.crops import crop_card
+
+    rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
+    image = read_image(FIXTURES / rec["image"])
+    boxes = np.array([t["box"] for t in rec["cards"]], dtype=np.float64)
+    free_names, free_probs = french.classify(image, boxes)
+    probs = french.classify_crops(np.stack([crop_card(image, tuple(b), french.crop) for b in boxes]))
+    index = {v: k for k, v in french.cls_names.items()}
+    # a deck without the first card's free reading: the reading moves to the best card left
+    deck = [c for c in french.cls_names.values() if c != free_names[0]]
+    prior = 0.05
+    told = CardDetector("french", deck=deck, off_deck_prior=prior)
+    names, told_probs = told.classify(image, boxes)
+    p = probs[0].copy()
+    p[index[free_names[0]]] *= prior
+    assert names[0] == french.cls_names[int(p.argmax())]
+    assert told_probs[0] == pytest.approx(p.max() / p.sum(), rel=1e-4)
+    # cards inside the deck are unaffected when the outside card was not their reading
+    for k in range(1, len(boxes)):
+        if free_names[k] != free_names[0] and probs[k][index[free_names[0]]] < 0.5:
+            assert names[k] == free_names[k]
+    # a full deck changes nothing
+    full = CardDetector("french", deck=list(french.cls_names.values()))
+    assert full.classify(image, boxes)[0] == free_names
+    np.testing.assert_allclose(full.classify(image, boxes)[1], free_probs, rtol=1e-5)
+
+
 def test_classifier_evaluation_counts_every_crop(french, tmp_path):
     from companion.vision.crops import crop_card
     from companion.vision.evaluate import evaluate_classifier
