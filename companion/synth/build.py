@@ -27,7 +27,7 @@ import numpy as np
 from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, has_back, list_designs,
                                  prepare_designs, split_designs)
 from companion.synth.layouts import random_camera, random_layout, random_lighting
-from companion.synth.scene import Scene, compose_scene
+from companion.synth.scene import INDEX_REGION, Scene, compose_scene
 from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
 DETECT_NAMES = {0: "card", 1: "back"}
@@ -200,26 +200,71 @@ def write_combined_yaml(root: str | Path, families: tuple[str, ...] = ("french",
     return path
 
 
-def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Design]) -> Scene:
+def _figures(family: str) -> tuple[str, ...]:
+    ranks = ("J", "Q", "K") if family == "french" else ("10", "11", "12")
+    return tuple(c for c in family_cards(family) if c[:-1] in ranks)
+
+
+def mixed_face(design: Design, card: str, rng: np.random.Generator) -> np.ndarray | None:
+    """``card``'s own index corners around another figure's picture (same design and suit).
+
+    Why: on decks it never saw, the classifier confuses J, Q and K (the held-back
+    designs draw their figures in styles of their own, and 35 training designs are
+    too few to learn what a queen looks like in general).  The index letters are
+    what every deck shares; a queen's corners around a king's picture, labelled
+    queen, teaches the classifier to read them.  The two outer strips of the card
+    (as wide as its index region, full height) are kept, so all four corners stay.
+    Returns None when the design has no other figure of that suit.
+    """
+    from companion.synth.art import card_image
+
+    family = design.family
+    donors = [c for c in _figures(family) if c != card and c[-1] == card[-1] and design.has(c)]
+    if not donors:
+        return None
+    own = card_image(design, card)
+    donor = card_image(design, donors[int(rng.integers(len(donors)))])
+    h, w = own.shape[:2]
+    if donor.shape[:2] != (h, w):
+        donor = cv2.resize(donor, (w, h), interpolation=cv2.INTER_AREA)
+    strip = INDEX_REGION[family][2]
+    x0, x1 = int(round(strip * w)), int(round((1 - strip) * w))
+    out = own.copy()
+    out[:, x0:x1, :3] = donor[:, x0:x1, :3]
+    return out
+
+
+def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Design], figures: bool = False,
+                      face_mix: float = 0.0) -> Scene:
     """A small scene centred on one card with a few neighbours, for classifier crops.
 
     Cheaper than a full table (small canvas) and scaled so the cards are 50-260 px
     tall, the sizes a detector box has in a 1280x720 frame or a phone photo.
+    ``figures``: only figure cards (J, Q, K / sota, caballo, rey); ``face_mix``: the
+    share of figures drawn with another figure's picture (:func:`mixed_face`).
     """
     from companion.synth.layouts import random_lighting
     from companion.synth.scene import Camera, Placement
 
     design = designs[int(rng.integers(len(designs)))]
-    pool = tuple(c for c in family_cards(family) if design.has(c))
+    allowed = _figures(family) if figures else family_cards(family)
+    pool = tuple(c for c in allowed if design.has(c))
     n = int(rng.integers(1, 5))
-    cards = [pool[i] for i in rng.choice(len(pool), size=n, replace=False)]
-    placements = [Placement(cards[0], (0.0, 0.0), float(rng.uniform(0, 360)), 1.0, int(rng.integers(0, 3)))]
+    cards = [pool[i] for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
+
+    def art(card: str) -> np.ndarray | None:
+        if face_mix <= 0 or card == "back" or card not in _figures(family) or rng.random() >= face_mix:
+            return None
+        return mixed_face(design, card, rng)
+
+    placements = [Placement(cards[0], (0.0, 0.0), float(rng.uniform(0, 360)), 1.0, int(rng.integers(0, 3)),
+                            art=art(cards[0]))]
     for k, c in enumerate(cards[1:]):
         d = rng.uniform(35, 90)
         a = rng.uniform(0, 2 * np.pi)
         card = "back" if rng.random() < 0.2 else c
         placements.append(Placement(card, (float(d * np.cos(a)), float(d * np.sin(a))), float(rng.uniform(0, 360)),
-                                    1.0, int(rng.integers(0, 3))))
+                                    1.0, int(rng.integers(0, 3)), art=art(card)))
     card_px = rng.uniform(50, 260)
     size = int(min(512, max(160, card_px * 2.2)))
     view = 88.0 * size / card_px
@@ -233,25 +278,29 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
                          lighting=lighting, rng=rng, distractors=int(rng.random() < 0.2))
 
 
-def _crop_worker(args: tuple[str, str, int, int, int, str, int]) -> int:
-    family, split, start, stop, seed, out, crop = args
+def _crop_worker(args: tuple[str, str, int, int, int, str, int, bool, float]) -> int:
+    family, split, start, stop, seed, out, crop, figures, face_mix = args
     cv2.setNumThreads(1)
     designs = _split_designs_cached(family, split)
     count = 0
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
-        scene = render_crop_scene(rng, family, designs)
+        scene = render_crop_scene(rng, family, designs, figures, face_mix)
         count += write_crops(scene.image, [(c.card, c.box, c.visible) for c in scene.cards], Path(out) / split,
                              f"c{family[:2]}{i:07d}", crop, rng)
     return count
 
 
 def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0, workers: int = 1,
-                crop: int = CROP, start: int = 0) -> int:
-    """Render ``n`` small scenes and write classifier crops to ``out/<split>/<CARD>/``; returns the count."""
+                crop: int = CROP, start: int = 0, figures: bool = False, face_mix: float = 0.0) -> int:
+    """Render ``n`` small scenes and write classifier crops to ``out/<split>/<CARD>/``; returns the count.
+
+    ``figures``/``face_mix``: see :func:`render_crop_scene` (figure-only scenes with mixed pictures).
+    """
     designs_for(family, split, workers)
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
-    chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop) for a in range(start, start + n, step)]
+    chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop, figures, face_mix)
+              for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_crop_worker(c) for c in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -35,6 +35,7 @@ class Placement:
     scale: float = 1.0  # 1.0 = standard card size of the family
     z: int = 0  # higher is on top
     design: Design | None = None  # None: the scene's design (face) or back design (back)
+    art: np.ndarray | None = None  # BGRA picture to draw instead of the design's (see build.mixed_face)
 
 
 @dataclass
@@ -297,7 +298,7 @@ def compose_scene(
             d = p.design or back_design or design
         else:
             d = p.design or design
-        art = card_image(d, p.card)
+        art = p.art if p.art is not None else card_image(d, p.card)
         h, w = art.shape[:2]
         m = hom @ _card_matrix((h, w), p, height_mm)
         quad = _project(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64))

@@ -22,11 +22,25 @@ Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
 @dataclass(frozen=True)
 class Detection:
     """One card seen in one frame: its notation (or ``"back"``), how sure the
-    detector is, and where it lies."""
+    detector is, and where it lies.
+
+    ``presence``: how sure the detector is that *a* card lies there, whatever it
+    is (None: the same as ``confidence``).  A card surely there but hard to name
+    must still be tracked, and asked about, not ignored: missing the vira or a
+    play derails the whole hand.  ``alternatives``: the next readings of the same
+    card, (label, confidence), best first, for when the best one is impossible.
+    """
 
     label: str
     confidence: float
     box: Box
+    presence: float | None = None
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def seen(self) -> float:
+        """The detector's confidence that a card is there (what decides tracking)."""
+        return self.confidence if self.presence is None else self.presence
 
     @property
     def center(self) -> tuple[float, float]:
@@ -40,15 +54,23 @@ class Detection:
         return max(1.0, ((x2 - x1) * (y2 - y1)) ** 0.5)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "confidence": round(float(self.confidence), 4),
-                "box": [round(float(v), 1) for v in self.box]}
+        out: dict[str, Any] = {"label": self.label, "confidence": round(float(self.confidence), 4),
+                               "box": [round(float(v), 1) for v in self.box]}
+        if self.presence is not None:
+            out["presence"] = round(float(self.presence), 4)
+        if self.alternatives:
+            out["alternatives"] = [[k, round(float(c), 4)] for k, c in self.alternatives]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Detection:
         box = tuple(float(v) for v in data["box"])
         if len(box) != 4:
             raise ValueError(f"a detection box needs 4 numbers, got {data['box']!r}")
-        return cls(str(data["label"]), float(data["confidence"]), box)  # type: ignore[arg-type]
+        presence = data.get("presence")
+        alternatives = tuple((str(k), float(c)) for k, c in data.get("alternatives", ()))
+        return cls(str(data["label"]), float(data["confidence"]), box,  # type: ignore[arg-type]
+                   None if presence is None else float(presence), alternatives)
 
 
 @dataclass(frozen=True)

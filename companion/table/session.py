@@ -68,7 +68,8 @@ class SessionStats:
 
 def adapt_detections(raw: Any) -> tuple[Detection, ...]:
     """The vision layer's detections (objects with ``card``/``label``,
-    ``confidence``, ``box``, or dicts) as tracker detections."""
+    ``confidence``, ``box``, and optionally ``detector_confidence``/``presence``
+    and ``alternatives``, or dicts) as tracker detections."""
     out = []
     for d in raw or ():
         get = d.get if isinstance(d, dict) else (lambda k, default=None, _d=d: getattr(_d, k, default))
@@ -77,7 +78,10 @@ def adapt_detections(raw: Any) -> tuple[Detection, ...]:
         box = get("box") or get("xyxy")
         if label is None or box is None:
             continue
-        out.append(Detection(str(label), float(conf), tuple(float(v) for v in box)))  # type: ignore[arg-type]
+        presence = get("presence", get("detector_confidence"))
+        alternatives = tuple((str(k), float(c)) for k, c in (get("alternatives") or ()))
+        out.append(Detection(str(label), float(conf), tuple(float(v) for v in box),  # type: ignore[arg-type]
+                             None if presence is None else float(presence), alternatives))
     return tuple(out)
 
 

@@ -145,8 +145,8 @@ class TrueBoxesClassifier(ReferenceDetector):
     Measures the tracker with the classifier's real confusions on unseen
     designs while the box detector's weights are not there yet; the boxes
     (where a card is, whether it is face down) are the renderer's.  The
-    classifier is run as ``companion.vision.detector.CardDetector.classify``
-    runs it (same crop function, same input layout)."""
+    classifier is ``companion.vision.detector.CardDetector``'s own (same crops,
+    both-ways-up reading, deck prior, runner-up readings)."""
 
     def __init__(self, renderer: Any, states: Sequence[dict[str, Any]], family: str,
                  models: Any = None, deck: Sequence[str] | None = None, off_deck_prior: float = 0.05) -> None:
@@ -164,17 +164,9 @@ class TrueBoxesClassifier(ReferenceDetector):
         out = [d for d in truth if d.label == BACK]
         if not faces:
             return out
-        names, probs = self.classifier.classify(image, np.array([d.box for d in faces], dtype=np.float64))
-        for d, name, p in zip(faces, names, probs):
-            if name != "?":  # a box the crop function could not cut
-                out.append(Detection(name, float(p) * 0.95, d.box))
-        return out
-        blob = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        if self.batch1:
-            probs = np.concatenate([self.session.run(None, {self.input: blob[i:i + 1]})[0] for i in range(len(blob))])
-        else:
-            probs = self.session.run(None, {self.input: np.ascontiguousarray(blob)})[0]
-        for d, p in zip(kept, probs):
-            k = int(p.argmax())
-            out.append(Detection(self.names[k], float(p[k]) * 0.95, d.box))
+        readings = self.classifier.readings(image, np.array([d.box for d in faces], dtype=np.float64))
+        for d, read in zip(faces, readings):
+            if read:  # else a box the crop function could not cut
+                (name, p), others = read[0], read[1:]
+                out.append(Detection(name, float(p) * 0.95, d.box, 0.95, tuple((k, q * 0.95) for k, q in others)))
         return out

@@ -68,7 +68,7 @@ class TrackerConfig:
     min_frames: int = 3  # detections before a card counts
     fast_frames: int = 2  # ... or this many, when they agree and each is at least fast_confidence
     fast_confidence: float = 0.8
-    min_detection_confidence: float = 0.3  # weaker detections are ignored
+    min_detection_confidence: float = 0.3  # detections whose presence (a card is there) is weaker are ignored
     apply_confidence: float = 0.6  # below: proposal flagged low_confidence
     min_vote_share: float = 0.6  # the winning label's share of a track's detections
     iou_match: float = 0.3  # association of a detection with a track
@@ -111,6 +111,7 @@ class Track:
     hits: int = 0
     missed: int = 0
     votes: dict[str, float] = field(default_factory=dict)  # label -> summed confidence
+    alt_votes: dict[str, float] = field(default_factory=dict)  # runner-up label -> summed confidence
     counts: dict[str, int] = field(default_factory=dict)
     decided: bool = False
     anchor: Anchor | None = None
@@ -126,6 +127,17 @@ class Track:
         self.missed = 0
         self.votes[det.label] = self.votes.get(det.label, 0.0) + det.confidence
         self.counts[det.label] = self.counts.get(det.label, 0) + 1
+        for label, conf in det.alternatives:
+            self.alt_votes[label] = self.alt_votes.get(label, 0.0) + conf
+
+    def support(self, label: str) -> float:
+        """Summed confidence in ``label``, as the best reading or a runner-up."""
+        return self.votes.get(label, 0.0) + self.alt_votes.get(label, 0.0)
+
+    def other_readings(self, exclude: tuple[str, ...]) -> list[str]:
+        """Every other label this card was read as (best or runner-up), most supported first."""
+        labels = set(self.votes) | set(self.alt_votes)
+        return sorted((k for k in labels if k not in exclude), key=lambda k: (-self.support(k), k))
 
     @property
     def label(self) -> str:
@@ -189,7 +201,7 @@ class TableTracker:
     # --- association --------------------------------------------------------------------
     def _associate(self, frame: FrameDetections) -> None:
         cfg = self.config
-        dets = [d for d in frame.detections if d.confidence >= cfg.min_detection_confidence]
+        dets = [d for d in frame.detections if d.seen >= cfg.min_detection_confidence]
         pairs = []
         for ti, track in enumerate(self.tracks):
             for di, det in enumerate(dets):
@@ -385,8 +397,8 @@ class TableTracker:
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
-            others = [k for k in sorted(track.votes, key=lambda k: -track.votes[k])
-                      if k not in (BACK, event.get("card")) and k in current.deck and k not in current.played][:3]
+            others = [k for k in track.other_readings((BACK, event.get("card")))
+                      if k in current.deck and k not in current.played][:3]
             submit(Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone,
                             alternatives=others if event.get("type") == "play" and flags else []))
 
@@ -412,9 +424,8 @@ class TableTracker:
                 return  # an impossible reading: look a little longer before deciding anything
             # the detector's best reading is impossible; its next best reading of
             # the same card may not be (a confused label, not a second card)
-            others = [k for k in sorted(track.votes, key=lambda k: -track.votes[k])
-                      if k != label and k != BACK and k in current.deck and k not in current.played]
-            if (self.config.runner_up and others and track.votes[others[0]] >= 0.25 * track.votes[label]
+            others = [k for k in track.other_readings((label, BACK)) if k in current.deck and k not in current.played]
+            if (self.config.runner_up and others and track.support(others[0]) >= 0.25 * track.votes[label]
                     and (label not in current.deck or self._twin_in_view(track, label))):
                 why = "not in this variant's deck" if label not in current.deck else "already out in this hand"
                 first_reading = label

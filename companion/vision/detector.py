@@ -55,7 +55,8 @@ class Detection:
     ``confidence``: detector score times classifier probability, in [0, 1];
     ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image;
     ``rank_confidence``: classifier probability alone (1.0 for backs);
-    ``detector_confidence``: the detector's score alone (a card is there, whatever it is).
+    ``detector_confidence``: the detector's score alone (a card is there, whatever it is);
+    ``alternatives``: the classifier's next readings of the same card, as (card, confidence), best first.
     """
 
     card: str
@@ -63,6 +64,7 @@ class Detection:
     box: tuple[float, float, float, float]
     rank_confidence: float = 1.0
     detector_confidence: float = 1.0
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
@@ -194,26 +196,35 @@ class CardDetector:
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
 
     def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Card names and probabilities for face-up card boxes."""
+        """Card names and probabilities for face-up card boxes ("?" and 0 where no crop could be cut)."""
+        readings = self.readings(image_bgr, boxes, 1)
+        return ([r[0][0] if r else "?" for r in readings],
+                np.array([r[0][1] if r else 0.0 for r in readings], dtype=np.float64))
+
+    def readings(self, image_bgr: np.ndarray, boxes: np.ndarray, k: int = 3) -> list[list[tuple[str, float]]]:
+        """The ``k`` likeliest names of each face-up card box, with probabilities, best first.
+
+        The runners-up matter at the table: when the best reading is impossible
+        (already played, not in the deck) the tracker asks about the next ones.
+        An empty list where no crop could be cut.
+        """
         crops, ok = [], []
         for i, b in enumerate(boxes):
             c = crop_card(image_bgr, tuple(b), self.crop)
             if c is not None:
                 crops.append(c)
                 ok.append(i)
-        names = ["?"] * len(boxes)
-        probs = np.zeros(len(boxes))
+        out_list: list[list[tuple[str, float]]] = [[] for _ in range(len(boxes))]
         if not crops:
-            return names, probs
+            return out_list
         out = self.classify_crops(np.stack(crops))
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
-        idx = out.argmax(axis=1)
+        top = np.argsort(-out, axis=1)[:, :k]
         for j, i in enumerate(ok):
-            names[i] = self.cls_names[int(idx[j])]
-            probs[i] = float(out[j, idx[j]])
-        return names, probs
+            out_list[i] = [(self.cls_names[int(c)], float(out[j, c])) for c in top[j]]
+        return out_list
 
     def classify_crops(self, crops_bgr: np.ndarray) -> np.ndarray:
         """Class probabilities (N x classes) for N crops made by :func:`crop_card`.
@@ -240,13 +251,15 @@ class CardDetector:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_BGRA2BGR)
         boxes, scores, classes = self.find_boxes(image_bgr)
         face = np.nonzero(classes == 0)[0]
-        names, probs = self.classify(image_bgr, boxes[face])
+        readings = self.readings(image_bgr, boxes[face])
         result: list[Detection] = []
         for k, i in enumerate(face):
-            if names[k] == "?":
+            if not readings[k]:
                 continue
-            result.append(Detection(names[k], float(scores[i] * probs[k]), tuple(float(v) for v in boxes[i]),
-                                    float(probs[k]), float(scores[i])))
+            (name, prob), others = readings[k][0], readings[k][1:]
+            result.append(Detection(name, float(scores[i] * prob), tuple(float(v) for v in boxes[i]),
+                                    prob, float(scores[i]),
+                                    tuple((n, float(scores[i] * p)) for n, p in others)))
         for i in np.nonzero(classes != 0)[0]:
             result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,
                                     float(scores[i])))

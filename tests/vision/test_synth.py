@@ -179,3 +179,36 @@ def test_dataset_cli_offers_every_layout_and_recrop_needs_scenes(tmp_path, capsy
     assert offered == LAYOUTS
     assert main(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
     assert "no train scenes of french" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def figure_design(tmp_path, monkeypatch):
+    """Spanish-style figures of oros (sota, caballo, rey) in flat colours, each with its own index strip colour."""
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "figures"
+    folder.mkdir()
+    for card, shade in {"10O": 60, "11O": 120, "12O": 180}.items():
+        img = np.full((319, 207, 3), shade, np.uint8)
+        img[:, :40] = img[:, -40:] = (shade, 0, 255 - shade)  # the index strips
+        cv2.imwrite(str(folder / f"{int(card[:-1]):02d}-oros.png"), img)
+    return Design("figures", "spanish", "naipes-libres", folder, ("10O", "11O", "12O"))
+
+
+def test_mixed_face_keeps_the_index_strips_and_takes_another_figure_picture(figure_design):
+    from companion.synth.art import card_image
+    from companion.synth.build import mixed_face, render_crop_scene
+    from companion.synth.scene import INDEX_REGION
+
+    own = card_image(figure_design, "11O")
+    mixed = mixed_face(figure_design, "11O", np.random.default_rng(0))
+    w = own.shape[1]
+    x0, x1 = round(INDEX_REGION["spanish"][2] * w), round((1 - INDEX_REGION["spanish"][2]) * w)
+    assert mixed.shape == own.shape
+    np.testing.assert_array_equal(mixed[:, :x0], own[:, :x0])  # both index corners on each side kept
+    np.testing.assert_array_equal(mixed[:, x1:], own[:, x1:])
+    middle = mixed[own.shape[0] // 2, w // 2, :3]
+    donors = [card_image(figure_design, c)[own.shape[0] // 2, w // 2, :3] for c in ("10O", "12O")]
+    assert any((middle == d).all() for d in donors) and not (middle == own[own.shape[0] // 2, w // 2, :3]).all()
+    # a figure-only scene with every picture mixed still labels each card by its own corners
+    scene = render_crop_scene(np.random.default_rng(3), "spanish", [figure_design], figures=True, face_mix=1.0)
+    assert scene.cards and all(c.card in ("10O", "11O", "12O", "back") for c in scene.cards)
