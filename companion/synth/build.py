@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -307,20 +308,22 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(pool.map(_crop_worker, chunks))
 
 
-def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> int:
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> tuple[int, list[str]]:
     root, lines, split, out, seed, crop = args
     cv2.setNumThreads(1)
     count = 0
+    unreadable: list[str] = []
     for line in lines:
         rec = json.loads(line)
         image = cv2.imread(str(Path(root) / rec["image"]))
         if image is None:
+            unreadable.append(str(Path(root) / rec["image"]))
             continue
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
         count += write_crops(image, [(c["card"], c["box"], c["visible"]) for c in rec["cards"]], Path(out) / split,
                              stem, crop, rng)
-    return count
+    return count, unreadable
 
 
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
@@ -336,6 +339,12 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
     chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop) for a in range(0, len(lines), step)]
     if workers <= 1:
-        return sum(_recrop_worker(c) for c in chunks)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return sum(pool.map(_recrop_worker, chunks))
+        results = [_recrop_worker(c) for c in chunks]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_recrop_worker, chunks))
+    unreadable = [name for _, names in results for name in names]
+    if unreadable:  # a scene image gone or damaged: say which, the count alone would hide it
+        shown = ", ".join(unreadable[:5]) + (f" and {len(unreadable) - 5} more" if len(unreadable) > 5 else "")
+        print(f"warning: {len(unreadable)} scene image(s) unreadable, skipped: {shown}", file=sys.stderr)
+    return sum(count for count, _ in results)

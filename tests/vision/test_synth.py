@@ -140,7 +140,7 @@ def test_dataset_build_layouts_and_start_add_new_scenes(tmp_path, plain_design, 
     assert len((out / "scenes" / "train-spanish.jsonl").read_text().splitlines()) == 5
 
 
-def test_recrop_cuts_every_visible_face_up_card_again(tmp_path, plain_design, monkeypatch):
+def test_recrop_cuts_every_visible_face_up_card_again(tmp_path, plain_design, monkeypatch, capsys):
     import companion.synth.build as build
 
     monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
@@ -152,6 +152,11 @@ def test_recrop_cuts_every_visible_face_up_card_again(tmp_path, plain_design, mo
     again = sorted(p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*.jpg"))
     assert n == len(again) == len(first) > 0
     assert again == first  # same cards, same names: only the crop recipe may differ
+    # a damaged scene image is named, not silently skipped
+    damaged = sorted((out / "images" / "train").glob("*.jpg"))[0]
+    damaged.write_bytes(b"not a jpeg")
+    n2 = build.recrop_dataset(out, "spanish", tmp_path / "third", split="train")
+    assert n2 < n and damaged.name in capsys.readouterr().err
 
 
 def test_crop_turns_wide_boxes_so_the_long_side_is_up():
