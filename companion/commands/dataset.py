@@ -47,7 +47,8 @@ def _recrop(args: argparse.Namespace) -> int:
         if not (Path(args.data) / "scenes" / f"{split}-{args.family}.jsonl").is_file():
             print(f"error: no {split} scenes of {args.family} under {args.data} (build them first)", file=sys.stderr)
             return 1
-        count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers)
+        count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers,
+                               backs=args.backs)
         print(f"{args.family} {split}: {count} crops -> {args.out}/{split}", flush=True)
     print(f"done in {time.time() - t0:.0f}s")
     return 0
@@ -80,4 +81,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--split", nargs="+", default=["train", "val"], choices=("train", "val"))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--backs", action="store_true", help="also crop face-down cards, into a 'back' class")
     r.set_defaults(func=_recrop)

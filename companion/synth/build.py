@@ -89,16 +89,18 @@ def yolo_lines(scene: Scene) -> list[str]:
 
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float]], folder: Path, stem: str,
-                crop: int, rng: np.random.Generator) -> int:
+                crop: int, rng: np.random.Generator, backs: bool = False) -> int:
     """Write the classifier crop of each face-up, mostly visible card of ``cards``
     ((card, box, visible fraction), in scene order) to ``folder/<CARD>/<stem>_<k>.jpg``.
 
     The crop must be dominated by its card: a card mostly under others would teach
-    the classifier the name of whatever covers it.  Returns the number written.
+    the classifier the name of whatever covers it.  ``backs``: face-down cards
+    too, in ``folder/back/`` (a "back" class lets the classifier overrule the
+    detector when it boxes an unseen deck back as a face).  Returns the number written.
     """
     count = 0
     for k, (card, box, visible) in enumerate(cards):
-        if card == "back" or visible < CROP_MIN_VISIBLE:
+        if (card == "back" and not backs) or visible < CROP_MIN_VISIBLE:
             continue
         img = crop_card(image, tuple(box), crop, rng)
         if img is None:
@@ -308,8 +310,8 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(pool.map(_crop_worker, chunks))
 
 
-def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> tuple[int, list[str]]:
-    root, lines, split, out, seed, crop = args
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool]) -> tuple[int, list[str]]:
+    root, lines, split, out, seed, crop, backs = args
     cv2.setNumThreads(1)
     count = 0
     unreadable: list[str] = []
@@ -322,12 +324,12 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int]) -> tuple[int
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
         count += write_crops(image, [(c["card"], c["box"], c["visible"]) for c in rec["cards"]], Path(out) / split,
-                             stem, crop, rng)
+                             stem, crop, rng, backs)
     return count, unreadable
 
 
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
-                   workers: int = 1, crop: int = CROP) -> int:
+                   workers: int = 1, crop: int = CROP, backs: bool = False) -> int:
     """Cut classifier crops again from the scenes already rendered under ``root``.
 
     When the crop recipe changes (:func:`crop_card`), the rendered scenes and their
@@ -337,7 +339,7 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
-    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop) for a in range(0, len(lines), step)]
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs) for a in range(0, len(lines), step)]
     if workers <= 1:
         results = [_recrop_worker(c) for c in chunks]
     else:

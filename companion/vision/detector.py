@@ -163,8 +163,12 @@ class CardDetector:
         self.prior: np.ndarray | None = None
         if deck is not None:
             cards = set(deck)
-            self.prior = np.array([1.0 if self.cls_names[i] in cards else off_deck_prior
+            self.prior = np.array([1.0 if self.cls_names[i] in cards or self.cls_names[i] == "back" else off_deck_prior
                                    for i in range(len(self.cls_names))])
+        # A classifier trained with a "back" class (French v3) reads every box, face or back: it sees
+        # the card closer than the detector, which takes an unseen deck's back for a face (measured on
+        # the table sessions: the deck read as a face card in most frames of a held-out design).
+        self.reads_backs = "back" in self.cls_names.values()
 
     # -- stages, public so evaluation can time them -------------------------------------------
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,19 +254,25 @@ class CardDetector:
         if image_bgr.shape[2] == 4:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_BGRA2BGR)
         boxes, scores, classes = self.find_boxes(image_bgr)
-        face = np.nonzero(classes == 0)[0]
-        readings = self.readings(image_bgr, boxes[face])
+        read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes == 0)[0]
+        readings = self.readings(image_bgr, boxes[read])
         result: list[Detection] = []
-        for k, i in enumerate(face):
+        named: set[int] = set()
+        for k, i in enumerate(read):
             if not readings[k]:
                 continue
+            named.add(int(i))
+            box = tuple(float(v) for v in boxes[i])
             (name, prob), others = readings[k][0], readings[k][1:]
-            result.append(Detection(name, float(scores[i] * prob), tuple(float(v) for v in boxes[i]),
-                                    prob, float(scores[i]),
-                                    tuple((n, float(scores[i] * p)) for n, p in others)))
+            if name == "back":  # a back is sure as soon as the detector is: nothing to name
+                result.append(Detection("back", float(scores[i]), box, prob, float(scores[i])))
+                continue
+            result.append(Detection(name, float(scores[i] * prob), box, prob, float(scores[i]),
+                                    tuple((n, float(scores[i] * p)) for n, p in others if n != "back")))
         for i in np.nonzero(classes != 0)[0]:
-            result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,
-                                    float(scores[i])))
+            if int(i) not in named:
+                result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,
+                                        float(scores[i])))
         result.sort(key=lambda d: -d.confidence)
         return result
 

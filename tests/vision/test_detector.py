@@ -204,3 +204,32 @@ def test_real_photo_scores_sweep_thresholds_from_one_pass(french, tmp_path):
     # The sweep at the detector's own threshold equals a run at that threshold.
     direct = evaluate_real(CardDetector("french", conf=0.3), tmp_path)
     assert direct["found_right_rank"] == result["sweep"]["0.3"]["found_right_rank"]
+
+
+def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
+    """The detector boxed the deck of an unseen design as a face and a face as a back:
+    a classifier that knows backs names both boxes (the shipped French one has the class
+    from v3 on; here its answers are given so the rule is tested whatever the weights)."""
+    import copy
+
+    det = copy.copy(french)
+    names = dict(french.cls_names)
+    if "back" not in names.values():
+        names[len(names)] = "back"
+    det.cls_names, det.reads_backs, det.prior = names, True, None
+    index = {v: k for k, v in names.items()}
+    boxes = np.array([[10, 10, 70, 100], [100, 10, 160, 100]], dtype=np.float64)
+    monkeypatch.setattr(det, "find_boxes", lambda image: (boxes, np.array([0.8, 0.7]), np.array([0, 1])))
+
+    def fake(crops):
+        out = np.full((len(crops), len(names)), 0.001)
+        out[0, index["back"]], out[0, index["QH"]] = 0.9, 0.05  # the "face" box is the deck
+        out[1, index["7S"]], out[1, index["back"]], out[1, index["7C"]] = 0.6, 0.2, 0.1  # the "back" is 7S
+        return out
+
+    monkeypatch.setattr(det, "classify_crops", fake)
+    got = {d.card: d for d in det.detect(np.zeros((120, 200, 3), np.uint8))}
+    assert set(got) == {"back", "7S"}
+    assert got["back"].box == tuple(boxes[0]) and got["back"].confidence == pytest.approx(0.8)
+    assert got["7S"].confidence == pytest.approx(0.7 * 0.6) and got["7S"].detector_confidence == pytest.approx(0.7)
+    assert [n for n, _ in got["7S"].alternatives] == ["7C"]  # "back" is not a runner-up card
