@@ -56,8 +56,10 @@ class FusionConfig:
     auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
     seat_timeout: float | None = None  # unattended: a longer wait for a card in another seat's zone
     # unattended: doubts the timeout always rejects (a fold is said aloud, a swept table alone is no
-    # fold; a second reading of a card is a guess worth a human's look, not a silent entry)
-    timeout_rejects: tuple[str, ...] = ("table_cleared", "reread")
+    # fold).  A second reading of a card ("reread") is accepted: it is a guess, flagged in the log,
+    # but a play left out shifts every later card to the wrong seat (measured on rendered sessions:
+    # one rejected reread derailed the rest of its hand), while a wrong card often scores the same.
+    timeout_rejects: tuple[str, ...] = ("table_cleared",)
     max_voice_wait: float = 3.0  # words wait at most this long for a card the tracker is still deciding
     reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
 
