@@ -54,6 +54,22 @@ def _recrop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _crops(args: argparse.Namespace) -> int:
+    from companion.synth.art import ArtError
+    from companion.synth.build import build_crops
+
+    t0 = time.time()
+    try:
+        count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,
+                            start=args.start, figures=args.figures, face_mix=args.face_mix)
+    except ArtError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.family} {args.split}: {count} classifier crops from {args.n} small scenes -> {args.out}/{args.split}")
+    print(f"done in {time.time() - t0:.0f}s")
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("dataset", help="build synthetic card datasets (YOLO format)")
     sub = p.add_subparsers(dest="dataset_command", required=True)
@@ -74,6 +90,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--combine", metavar="ROOT", default=None,
                    help="also write ROOT/det.yaml joining ROOT/french and ROOT/spanish for the detector")
     b.set_defaults(func=_build)
+    c = sub.add_parser("crops", help="render small close-up scenes straight into classifier crops")
+    c.add_argument("--family", choices=("french", "spanish"), required=True)
+    c.add_argument("--n", type=int, required=True, help="small scenes to render (1-4 cards each)")
+    c.add_argument("--out", required=True, help="classifier folder, e.g. DATA/french/cls-v3 (crops go to OUT/SPLIT/CARD/)")
+    c.add_argument("--split", default="train", choices=("train", "val"))
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--start", type=int, default=0, help="number scenes from here (adds to a folder without overwriting)")
+    c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--figures", action="store_true", help="figure cards only (J, Q, K / sota, caballo, rey)")
+    c.add_argument("--face-mix", type=float, default=0.0, metavar="P",
+                   help="share of figures drawn with another figure's picture inside their own index corners")
+    c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)
     r.add_argument("--data", required=True, help="a folder written by `dataset build`")

@@ -206,7 +206,7 @@ class CardDetector:
                 np.array([r[0][1] if r else 0.0 for r in readings], dtype=np.float64))
 
     def readings(self, image_bgr: np.ndarray, boxes: np.ndarray, k: int = 3) -> list[list[tuple[str, float]]]:
-        """The ``k`` likeliest names of each face-up card box, with probabilities, best first.
+        """The ``k`` likeliest names of each card box, with probabilities, best first.
 
         The runners-up matter at the table: when the best reading is impossible
         (already played, not in the deck) the tracker asks about the next ones.

@@ -217,3 +217,19 @@ def test_mixed_face_keeps_the_index_strips_and_takes_another_figure_picture(figu
     # a figure-only scene with every picture mixed still labels each card by its own corners
     scene = render_crop_scene(np.random.default_rng(3), "spanish", [figure_design], figures=True, face_mix=1.0)
     assert scene.cards and all(c.card in ("10O", "11O", "12O", "back") for c in scene.cards)
+
+
+def test_dataset_crops_cli_writes_figure_crops(tmp_path, figure_design, monkeypatch, capsys):
+    import companion.synth.build as build
+    from companion.cli import main
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [figure_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [figure_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: figure_design.cards)
+    out = tmp_path / "cls"
+    assert main(["dataset", "crops", "--family", "spanish", "--n", "6", "--out", str(out), "--figures",
+                 "--face-mix", "0.5", "--start", "100"]) == 0
+    written = sorted(p.relative_to(out) for p in out.rglob("*.jpg"))
+    assert written and all(p.parts[0] == "train" and p.parts[1] in ("10O", "11O", "12O") for p in written)
+    assert all(p.name.startswith("csp00001") for p in written)  # numbered from --start
+    assert f"{len(written)} classifier crops" in capsys.readouterr().out
