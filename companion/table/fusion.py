@@ -449,15 +449,16 @@ class Fusion:
         return ok
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
-        """Confirm a pending card under one of its other readings (1 = the
-        first alternative shown)."""
+        """Confirm a pending card (a play, or a new hand's vira) under one of
+        its other readings (1 = the first alternative shown)."""
         prop = self._pick(pid)
         if prop is None or not 1 <= index <= len(prop.alternatives):
             self._say("no such reading to choose")
             return False
+        key = "vira" if prop.event.get("type") == "hand" else "card"
         card = prop.alternatives[index - 1]
-        prop.alternatives = [c for c in prop.alternatives if c != card] + [prop.event["card"]]
-        prop.event = {**prop.event, "card": card}
+        prop.alternatives = [c for c in prop.alternatives if c != card] + [prop.event[key]]
+        prop.event = {**prop.event, key: card}
         self._changed()
         return self.confirm(by, prop.id)
 

@@ -397,10 +397,11 @@ class TableTracker:
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
-            others = [k for k in track.other_readings((BACK, event.get("card")))
+            named = event.get("card") or event.get("vira")  # a play's card or a new hand's vira
+            others = [k for k in track.other_readings((BACK, named))
                       if k in current.deck and k not in current.played][:3]
             submit(Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone,
-                            alternatives=others if event.get("type") == "play" and flags else []))
+                            alternatives=others if named and flags else []))
 
         if current.game_over:
             self._anchor(track, "ignored")

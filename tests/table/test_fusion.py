@@ -237,3 +237,16 @@ def test_a_doubtful_card_can_be_confirmed_under_another_reading():
     assert "1: 4S" in fusion.pending[0].describe()
     assert fusion.choose(2)
     assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "AC"}
+
+
+def test_a_doubtful_vira_can_be_confirmed_under_another_reading():
+    """The vira sets the manilhas: a misread one spoils the whole hand, so its
+    other readings are offered like a card's."""
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(), first_dealer=3)
+    prop = Proposal({"type": "hand", "dealer": 3, "vira": "QH"}, 0.0, 0.3, flags=["low_confidence"])
+    prop.alternatives = ["KH", "JH"]
+    fusion.submit(prop)
+    fusion.tick(1.0)
+    assert "1: KH" in fusion.pending[0].describe()
+    assert fusion.choose(1)
+    assert fusion.log.events[-1] == {"type": "hand", "dealer": 3, "vira": "KH"}

@@ -188,3 +188,16 @@ def test_presence_and_alternatives_survive_a_recorded_stream():
     again = FrameDetections.from_dict(frame.to_dict())
     assert again == frame
     assert "presence" not in frame.to_dict()["detections"][1]  # old streams' format unchanged
+
+
+def test_an_unsure_vira_is_proposed_with_its_other_readings():
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H", "KH"}), True, False, None, frozenset(), 3)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    box = (290.0, 197.0, 350.0, 283.0)  # by the table centre
+    for k in range(6):
+        frame = FrameDetections(k / 10, (Detection("7H", 0.3, box, 0.9, (("KH", 0.2), ("8H", 0.1))),), None, (640, 480))
+        tracker.update(frame, lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event["type"] == "hand" and p.event["vira"] == "7H" and "low_confidence" in p.flags
+    assert p.alternatives == ["KH"]  # 8H is not in this deck
