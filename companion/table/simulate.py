@@ -164,9 +164,7 @@ class TrueBoxesClassifier(ReferenceDetector):
         out = [d for d in truth if d.label == BACK]
         if not faces:
             return out
-        readings = self.classifier.readings(image, np.array([d.box for d in faces], dtype=np.float64))
-        for d, read in zip(faces, readings):
-            if read:  # else a box the crop function could not cut
-                (name, p), others = read[0], read[1:]
-                out.append(Detection(name, float(p) * 0.95, d.box, 0.95, tuple((k, q * 0.95) for k, q in others)))
+        boxes = np.array([d.box for d in faces], dtype=np.float64)
+        for d in self.classifier.name_boxes(image, boxes, np.full(len(faces), 0.95), np.zeros(len(faces), int)):
+            out.append(Detection(d.card, d.confidence, d.box, d.detector_confidence, d.alternatives))
         return out
