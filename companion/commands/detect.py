@@ -100,6 +100,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image or sampled video frame")
     p.add_argument("--save", metavar="DIR", help="write annotated images to DIR")
     p.add_argument("--models", metavar="DIR", default=None, help="folder with the ONNX weights (default: models/)")
-    p.add_argument("--conf", type=float, default=0.35, help="minimum detector score")
+    p.add_argument("--conf", type=float, default=0.3, help="minimum detector score")
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
     p.set_defaults(func=_run)

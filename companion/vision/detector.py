@@ -139,7 +139,7 @@ class CardDetector:
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
-    def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.35,
+    def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.3,
                  threads: int = 2, iou: float = 0.7, tta: bool = True, deck: Iterable[str] | None = None,
                  off_deck_prior: float = 0.05) -> None:
         if family not in FAMILIES:

@@ -48,13 +48,13 @@ def test_fixtures_cards_are_found(french):
             named += any(d.card == truth["card"] for d in hits)
         false += sum(not any(_iou(d.box, t["box"]) >= 0.5 for t in rec["cards"]) for d in dets)
     # Regression floors of the shipped weights on held-back designs (models/README.md):
-    # the second weights (about 3.5 CPU-hours of training) box all 12 fixture cards and
-    # name 9 with no false detection (the first: 5 boxed, 1 named); the target is all 12.
+    # the third weights box all 12 fixture cards and name 10 with no false detection
+    # (second: 12 / 9 / 0, first: 5 boxed, 1 named); the target is all 12.
     # Raise these as the models improve.  A broken pre- or post-processing (wrong channel
     # order, letterbox, crop turn or box mapping) gives far less.
     assert total == 12
     assert boxed >= 11, f"boxed {boxed} of {total}"
-    assert named >= 7, f"named {named} of {total}"
+    assert named >= 9, f"named {named} of {total}"
     assert false <= 1
 
 
