@@ -250,13 +250,14 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
     from companion.synth.scene import Camera, Placement
 
     design = designs[int(rng.integers(len(designs)))]
-    allowed = _figures(family) if figures else family_cards(family)
+    figure_cards = _figures(family)
+    allowed = figure_cards if figures else family_cards(family)
     pool = tuple(c for c in allowed if design.has(c))
     n = int(rng.integers(1, 5))
     cards = [pool[i] for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
 
     def art(card: str) -> np.ndarray | None:
-        if face_mix <= 0 or card == "back" or card not in _figures(family) or rng.random() >= face_mix:
+        if face_mix <= 0 or card not in figure_cards or rng.random() >= face_mix:
             return None
         return mixed_face(design, card, rng)
 
