@@ -61,7 +61,8 @@ def _crops(args: argparse.Namespace) -> int:
     t0 = time.time()
     try:
         count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,
-                            start=args.start, figures=args.figures, face_mix=args.face_mix)
+                            start=args.start, figures=args.figures, face_mix=args.face_mix,
+                            reindex=args.reindex)
     except ArtError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -101,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--figures", action="store_true", help="figure cards only (J, Q, K / sota, caballo, rey)")
     c.add_argument("--face-mix", type=float, default=0.0, metavar="P",
                    help="share of figures drawn with another figure's picture inside their own index corners")
+    c.add_argument("--reindex", type=float, default=0.0, metavar="P",
+                   help="share of French cards whose index corners are redrawn in another typeface")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)

@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description=__doc__.split("\n\n")[0].split(": ", 1)[-1])
     parser.add_argument("--variant", required=True, help="variant preset (see `companion variants`)")
     parser.add_argument("--camera", default="0", help="camera index (default 0), or a video file")
+    parser.add_argument("--size", default="1280x720", metavar="WxH",
+                        help="frame size asked of the camera (default 1280x720; it may give another): "
+                             "the classifier reads the cards' corners better the more pixels they have")
     parser.add_argument("--lang", choices=["pt", "es"], help="language of the calls (default: by variant)")
     parser.add_argument("--players", type=int, default=4, choices=[2, 4, 6])
     parser.add_argument("--names", nargs="+", metavar="NAME", help="seat names in the order of play")
@@ -127,7 +130,12 @@ def run(args: argparse.Namespace) -> int:
     # camera (or a video file standing in for it)
     try:
         if str(args.camera).isdigit():
-            cap = open_camera(int(args.camera))
+            try:
+                width, height = (int(v) for v in args.size.lower().split("x"))
+            except ValueError:
+                print(f"error: --size wants WIDTHxHEIGHT, e.g. 1280x720 (got {args.size!r})", file=sys.stderr)
+                return 2
+            cap = open_camera(int(args.camera), width, height)
             realtime_file = False
         else:
             cap, _, _ = open_video(args.camera)

@@ -82,6 +82,7 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
         cards_this_hand=plays,
         mano=state.get("mano"),
         turns=tuple(state.get("turns") or ()) if in_hand else (),
+        trick_winners=tuple(t.get("winner") for t in state.get("tricks") or []) if in_hand else (),
     )
 
 

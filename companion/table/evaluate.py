@@ -67,8 +67,14 @@ class SessionSpec:
 
 
 def plan(total_hands: int, seed: int = 0, hands_per_session: int = 4,
-         variants: tuple[str, ...] = VARIANTS) -> list[SessionSpec]:
-    """Sessions covering ``total_hands`` hands, cycling variants, cameras and light."""
+         variants: tuple[str, ...] = VARIANTS, size: tuple[int, int] = (640, 480)) -> list[SessionSpec]:
+    """Sessions covering ``total_hands`` hands, cycling variants, cameras and light.
+
+    ``size``: the frame size.  The same table depth fills the frame height
+    whatever the aspect (a 16:9 frame sees more of the table's width), so at
+    1280x720 a card is about 1.45 times as many pixels tall as at 640x480 -- a
+    720p webcam over a small table.  Same sessions, scripts and cameras otherwise.
+    """
     rng = random.Random(seed)
     specs = []
     k = 0
@@ -80,8 +86,9 @@ def plan(total_hands: int, seed: int = 0, hands_per_session: int = 4,
         roll = rng.uniform(-25, 25)
         light = rng.choice([0.6, 0.8, 1.0, 1.2])
         players = rng.choice([2, 4, 4, 4, 6])
-        opts = RenderOptions(tilt=tilt, roll=roll, light=light, seed=seed * 1000 + k,
-                             view_mm=rng.uniform(640, 720))
+        view = rng.uniform(640, 720) * (size[0] / size[1]) / (4 / 3)
+        opts = RenderOptions(size[0], size[1], tilt=tilt, roll=roll, light=light, seed=seed * 1000 + k,
+                             view_mm=view)
         spec = SessionSpec(f"s{k:02d}-{variant}-{players}p", variant, hands, seed * 1000 + k, opts, players)
         specs.append(spec)
         # a game may end before the planned hands: count the hands really played
@@ -173,7 +180,7 @@ def _pct(values: list[float], q: float) -> float | None:
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
                 noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
-                off_deck_prior: float = 0.05) -> dict[str, Any]:
+                off_deck_prior: float = 0.05, det_conf: float | None = None) -> dict[str, Any]:
     folder = out / "sessions" / spec.name
     script_path = folder / "session.json"
     if script_path.exists():
@@ -203,7 +210,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
 
         family = meta["family"]
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
-            detector_cache[(family, deck)] = CardDetector(family, deck=deck, off_deck_prior=off_deck_prior)
+            extra = {} if det_conf is None else {"conf": det_conf}
+            detector_cache[(family, deck)] = CardDetector(family, deck=deck, off_deck_prior=off_deck_prior, **extra)
         result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[(family, deck)],
                         transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer,
                         config=copy.deepcopy(config))
@@ -296,10 +304,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--off-deck-prior", type=float, default=0.05,
                         help="video mode: weight of classifier readings outside the variant's deck "
                              "(1 = no deck knowledge, as `companion detect`)")
+    parser.add_argument("--size", default="640x480", metavar="WxH",
+                        help="frame size of the rendered sessions (1280x720: a 720p webcam)")
+    parser.add_argument("--conf", type=float, default=None,
+                        help="video mode: the detector's threshold (default: what `companion replay` uses)")
+    parser.add_argument("--presence", type=float, default=None,
+                        help="tracker: detections whose detector score is weaker are ignored")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    specs = plan(args.hands, args.seed, args.hands_per_session, tuple(args.variants.split(",")))
+    try:
+        size = tuple(int(v) for v in args.size.lower().split("x"))
+        assert len(size) == 2 and min(size) > 0
+    except (ValueError, AssertionError):
+        parser.error(f"--size wants WIDTHxHEIGHT, e.g. 1280x720 (got {args.size!r})")
+    specs = plan(args.hands, args.seed, args.hands_per_session, tuple(args.variants.split(",")),
+                 size)  # type: ignore[arg-type]
     modes = ["noise", "video"] if args.mode == "both" else [args.mode]
     noise = NoiseModel.named(args.noise)
     config = SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__))
@@ -307,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         config.tracker.min_frames = args.min_frames
     if args.hold is not None:
         config.fusion.hold = args.hold
+    if args.presence is not None:
+        config.tracker.min_detection_confidence = args.presence
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cache: dict[Any, Any] = {}
@@ -323,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             try:
                 row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration,
-                                  args.off_deck_prior)
+                                  args.off_deck_prior, args.conf)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)

@@ -30,7 +30,14 @@ How a detection becomes an event:
 * A hand ends when the engine says so; the table emptied while the engine
   still has the hand running proposes the hand's end (a fold, or a refusal of
   the open bet) for confirmation, since a camera cannot tell a fold from a
-  hand sweeping over the table.
+  hand sweeping over the table.  If a new deal then begins (a vira by the
+  deck, or any card without a vira) while the engine still waits for plays, a
+  card was missed: the hand is closed (``new_deal``, the team ahead on tricks
+  taking the stake) so the new deal's cards are not taken for its missing
+  plays and every later hand does not shift.
+* A card put down in a seat's zone after the engine ended the hand, while
+  that hand's cards still lie on the table, is shown (``after_hand``), never
+  taken for the next vira.
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ class TableView:
     cards_this_hand: int = 0  # plays made in the current hand (covered ones too)
     mano: int | None = None
     turns: tuple[int, ...] = ()  # every seat due to play (several in a six-player pica-pica deal)
+    trick_winners: tuple[int | None, ...] = ()  # team that won each finished trick of the hand (None: tie)
 
 
 @dataclass
@@ -79,6 +87,7 @@ class TrackerConfig:
     stale_seconds: float = 10.0  # a finished hand's card not seen this long is forgotten anyway
     reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
     cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
+    swept_seconds: float = 0.3  # ... this long (after track_patience): a new deal that follows closes the hand
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
     runner_up: bool = True  # an impossible reading: decide on the detector's next best reading instead
     vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
@@ -189,6 +198,9 @@ class TableTracker:
         self._empty_since: float | None = None
         self._had_cards = False
         self._cleared_reported = False
+        self._stale_hand: int | None = None  # a hand the table was swept during (the engine still runs it)
+        self._stale_cards: dict[str, Box] = {}  # where that hand's cards lay
+        self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
@@ -358,21 +370,26 @@ class TableTracker:
                 self.epoch += 1
                 self.events.append(f"{frame.t:.2f}s table cleared")
             return
-        if empty_for < cfg.cleared_seconds or current.cards_this_hand == 0:
+        if current.cards_this_hand == 0:
             return  # (a vira alone going out of sight is no swept table)
+        if empty_for >= cfg.swept_seconds and self._stale_hand != current.hand_number:
+            # every card of the running hand left the view: swept (a new deal that follows closes the
+            # hand) or all hidden at once; where each card lay tells a card seen again from a new one
+            self._stale_hand = current.hand_number
+            self._stale_cards = {a.label: a.box for a in self.anchors if a.kind != "deck"}
+            self.anchors = [a for a in self.anchors if a.kind == "deck"]
+            self.epoch += 1
+            self.events.append(f"{frame.t:.2f}s every card of the hand left the view")
+        if empty_for < cfg.cleared_seconds:
+            return
         # the table was cleared while the engine still has the hand running
         self._had_cards = False
         self.anchors = [a for a in self.anchors if a.kind == "deck"]
-        self.epoch += 1
         self.events.append(f"{frame.t:.2f}s table cleared during the hand")
+        self._cleared_hand = current.hand_number
         if not current.game_over and not self._cleared_reported:
             self._cleared_reported = True
-            if current.answering_seat is not None:
-                event: dict[str, Any] = {"type": "refuse", "seat": current.answering_seat}
-            else:
-                seat = current.turn if current.turn is not None else (current.mano or 0)
-                event = {"type": "fold", "seat": seat}
-            submit(Proposal(event, frame.t, 0.5, "vision", ["table_cleared"],
+            submit(Proposal(closing_event(current), frame.t, 0.5, "vision", ["table_cleared"],
                             "table cleared before the hand ended", True, frame.t))
 
     def _decide(self, track: Track, now: float, view: ViewFn, submit: Submit) -> None:
@@ -406,6 +423,26 @@ class TableTracker:
         if current.game_over:
             self._anchor(track, "ignored")
             return
+
+        if current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box):
+            self._anchor(track, "play")  # the view was blocked, the card never moved: nothing new
+            return
+        by_deck = zone in (CENTRE, None) or self._by_deck(track.box)
+        if (current.in_hand and self._stale_hand == current.hand_number and label != BACK
+                and label in current.deck
+                # a vira by the deck is a deal; without a vira, any card, once the table stayed empty
+                # for cleared_seconds (a moment's blackout must not end a hand)
+                and (by_deck if current.uses_vira else self._cleared_hand == current.hand_number)):
+            # The table was swept while the engine still ran the hand, and now a card is turned by
+            # the deck (or, without a vira, put down): a new deal.  The hand the engine waits on
+            # lost a card to the camera; close it (asked about, a guess when no one answers) rather
+            # than take the new deal's cards for its missing plays, which shifts every later hand.
+            self._stale_hand = None
+            submit(Proposal(closing_event(current), t - 2e-3, 0.5, "vision", ["new_deal"],
+                            "a new deal began while the hand was not over (a card missed?): hand closed",
+                            True, now))
+            current = _after_close(current)
+            self._view_in_hand = False
 
         if label == BACK:
             if zone == CENTRE or zone is None and not current.in_hand:
@@ -445,8 +482,15 @@ class TableTracker:
             return
 
         if not current.in_hand:
+            if not by_deck and self._finished_on_table():
+                # the engine ended the hand but its cards still lie there and this one was put down
+                # in a seat's zone: a late card of that hand (one seen on the wrong seat earlier?),
+                # not the next vira or first play.  Shown, not applied.
+                self._anchor(track, "flagged")
+                propose({"type": "play", "seat": zone if zone is not None else -1, "card": label},
+                        ["after_hand"], "a card put down after the hand ended", blocking=False)
+                return
             if current.uses_vira:
-                by_deck = zone in (CENTRE, None) or self._by_deck(track.box)
                 if not by_deck and now - track.first_t < self.config.vira_grace:
                     return  # the vira may still be hidden: do not take a played card for it yet
                 self._anchor(track, "vira")
@@ -484,6 +528,15 @@ class TableTracker:
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
         propose(event, flags, reason)
+
+    def _seen_again(self, label: str, box: Box) -> bool:
+        """A card of the swept hand back where it lay (the view was only blocked)."""
+        old = self._stale_cards.get(label)
+        return old is not None and iou(old, box) >= self.config.iou_match
+
+    def _finished_on_table(self) -> bool:
+        """Cards of the hand that just ended are still in view (the table was not swept yet)."""
+        return any(a.kind == "finished" for a in self.anchors)
 
     def _by_deck(self, box: Box) -> bool:
         """Right beside the deck (where the vira is turned), whatever the zones say."""
@@ -538,6 +591,30 @@ class TableTracker:
         size = cal.image_size or (int(2 * cx), int(2 * cy))
         if math.dist((cx, cy), (size[0] / 2, size[1] / 2)) < 0.25 * min(size):
             self.zones = Zones(auto_calibration(size, cal.players, (cx, cy)))
+
+
+def closing_event(view: TableView) -> dict[str, Any]:
+    """The event that ends a hand the table gave up on: refusing the open bet,
+    else a fold.  Who folds is a guess for the table to confirm; the least bad
+    one is the team behind on tricks (the first trick decides a tie in every
+    variant), so the team ahead takes the stake; with no trick decided, the
+    seat due to play."""
+    if view.answering_seat is not None:
+        return {"type": "refuse", "seat": view.answering_seat}
+    seat = view.turn if view.turn is not None else (view.mano or 0)
+    decided = [w for w in view.trick_winners if w is not None]
+    if decided:
+        wins = [decided.count(0), decided.count(1)]
+        ahead = decided[0] if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1)
+        if seat % 2 == ahead:
+            seat = (seat + 1) % view.players
+    return {"type": "fold", "seat": seat}
+
+
+def _after_close(view: TableView) -> TableView:
+    """The view once the running hand is closed (no hand running)."""
+    return TableView(view.players, view.deck, view.uses_vira, False, None, frozenset(), view.next_dealer,
+                     view.game_over, view.hand_number, None, 0, None, ())
 
 
 def _after_deal(view: TableView) -> TableView:

@@ -3,8 +3,10 @@ through fusion and the real engine, with nobody confirming anything."""
 
 from __future__ import annotations
 
+from companion.table.fusion import FusionConfig
 from companion.table.observations import BACK, Detection, FrameDetections, Proposal
-from companion.table.tracker import TableTracker, TableView, TrackerConfig
+from companion.table.replay import UNATTENDED
+from companion.table.tracker import TableTracker, TableView, TrackerConfig, closing_event
 from companion.table.zones import Calibration, Zones
 
 from .streams import events, run_stream
@@ -68,6 +70,67 @@ def test_table_cleared_early_proposes_the_end_of_the_hand():
     assert pending.event == {"type": "fold", "seat": 2}  # seat 2 was due to play
     s.fusion.reject()
     assert not s.fusion.pending and len(events(s)) == 3
+
+
+def test_a_new_deal_after_a_swept_table_closes_the_hand_the_engine_still_runs():
+    # seat 2's card was never seen: without the close, the new vira (4C, played in the old hand)
+    # would be flagged as a duplicate and QD would become seat 2's missing play
+    s = run_stream("new_deal", fusion=FusionConfig(**UNATTENDED.__dict__))
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"},
+                         {"type": "fold", "seat": 2},  # no trick decided: the seat due to play
+                         {"type": "hand", "dealer": 0, "vira": "4C"}, {"type": "play", "seat": 1, "card": "QD"}]
+    closed = [a for a in s.fusion.applied if a.proposal is not None and "new_deal" in a.proposal.flags]
+    assert len(closed) == 1 and closed[0].resolved_by == "timeout"
+    assert [p.flags for p in s.fusion.rejected] == [["table_cleared"]]  # the sweep alone proves no fold
+
+
+def test_a_new_deal_is_asked_about_when_someone_is_watching():
+    s = run_stream("new_deal")
+    assert len(events(s)) == 3
+    assert [p.flags for p in s.fusion.pending][0] == ["table_cleared"]
+    s.fusion.reject()
+    s.fusion.tick(s.fusion.now + 1.0)
+    (pending, *_) = s.fusion.pending
+    assert pending.flags == ["new_deal"] and pending.event == {"type": "fold", "seat": 2}
+    s.fusion.confirm()
+    s.fusion.tick(s.fusion.now + 1.0)
+    assert events(s)[3:] == [{"type": "fold", "seat": 2}, {"type": "hand", "dealer": 0, "vira": "4C"},
+                             {"type": "play", "seat": 1, "card": "QD"}]
+
+
+def test_a_table_hidden_for_a_moment_is_no_new_deal():
+    s = run_stream("all_hidden", fusion=FusionConfig(**UNATTENDED.__dict__))
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"},
+                         {"type": "play", "seat": 2, "card": "KD"}]
+    assert not s.fusion.alerts and not s.fusion.rejected
+    assert any("left the view" in e for e in s.tracker.events)  # it did look like a sweep for a moment
+
+
+def test_without_a_vira_a_moments_blackout_never_ends_the_hand():
+    # mineiro turns no vira (5H by the deck is the first play); KD after the blackout is the next play
+    s = run_stream("all_hidden", variant="mineiro", fusion=FusionConfig(**UNATTENDED.__dict__))
+    assert [e["type"] for e in events(s)] == ["hand", "play", "play", "play", "play"]
+    assert events(s)[-1]["card"] == "KD"
+
+
+def test_a_card_put_down_after_the_hand_ended_is_no_vira():
+    s = run_stream("late_card")
+    got = events(s)
+    assert got[0] == HAND and len(got) == 9 and got[-1] == {"type": "play", "seat": 2, "card": "4H"}
+    assert not any(e["type"] == "hand" for e in got[1:])
+    (alert,) = s.fusion.alerts
+    assert alert.flags == ["after_hand"] and alert.event["card"] == "KC" and alert.event["seat"] == 0
+
+
+def test_the_closing_fold_gives_the_stake_to_the_team_ahead_on_tricks():
+    view = TableView(4, frozenset(), True, True, 3, frozenset(), 0, turns=(3,), mano=1, trick_winners=(1,))
+    assert closing_event(view) == {"type": "fold", "seat": 0}  # seat 3 (team 1, ahead) is due: team 0 folds
+    assert closing_event(TableView(4, frozenset(), True, True, 2, frozenset(), 0, trick_winners=(1,))) == {
+        "type": "fold", "seat": 2}
+    tied = TableView(4, frozenset(), True, True, 2, frozenset(), 0, trick_winners=(0, 1))
+    assert closing_event(tied) == {"type": "fold", "seat": 3}  # one trick each: the first trick's team is ahead
+    betting = TableView(4, frozenset(), True, True, None, frozenset(), 0, answering_seat=1, trick_winners=(0,))
+    assert closing_event(betting) == {"type": "refuse", "seat": 1}
 
 
 def test_face_down_card_becomes_a_covered_play_and_the_deck_is_no_play():
