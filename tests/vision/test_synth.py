@@ -233,3 +233,25 @@ def test_dataset_crops_cli_writes_figure_crops(tmp_path, figure_design, monkeypa
     assert written and all(p.parts[0] == "train" and p.parts[1] in ("10O", "11O", "12O") for p in written)
     assert all(p.name.startswith("csp00001") for p in written)  # numbered from --start
     assert f"{len(written)} classifier crops" in capsys.readouterr().out
+
+
+def test_reindexed_face_redraws_only_the_index_corners_in_the_suits_colour():
+    from companion.synth.reindex import reindexed_face
+
+    card = np.full((300, 200, 4), 255, np.uint8)  # BGRA, as the art module hands out
+    card[:, :, :3] = (235, 240, 245)  # off-white paper
+    card[100:200, 60:140, :3] = (90, 140, 30)  # a "picture" in the middle
+    card[:5, :5, 3] = 0  # a rounded corner's transparent pixels
+    out = {c: reindexed_face(card, c, np.random.default_rng(7)) for c in ("QS", "KS", "QH")}
+    for img in out.values():
+        assert img.shape == card.shape
+        np.testing.assert_array_equal(img[:, :, 3], card[:, :, 3])  # the card's outline never changes
+        np.testing.assert_array_equal(img[100:200, 60:140], card[100:200, 60:140])  # nor its picture
+    # same draws, another rank: the corners differ, so the letter itself was drawn
+    assert (out["QS"][:80, :, :3] != out["KS"][:80, :, :3]).any()
+    ink = out["QH"][:, :, :3].reshape(-1, 3).astype(int)
+    ink = ink[(np.abs(ink - (235, 240, 245)).sum(axis=1) > 60)]
+    ink = ink[~((ink == (90, 140, 30)).all(axis=1))]
+    assert len(ink) > 20 and (ink[:, 2] > ink[:, 0] + 60).mean() > 0.8  # hearts in red (BGR: R is last)
+    dark = out["QS"][:, :, :3].reshape(-1, 3).astype(int)
+    assert ((dark.sum(axis=1) < 150).sum()) > 20  # spades in black
