@@ -158,12 +158,14 @@ class Track:
     def confidence(self) -> float:
         """Mean confidence of the winning label times its share of the hits."""
         label = self.label
-        n = self.counts[label]
+        n = self.counts.get(label, 0)
+        if n == 0:  # a runner-up reading decided on (label_override), never the best one of a frame
+            return self.support(label) / max(1, self.hits)
         return (self.votes[label] / n) * (n / self.hits)
 
     @property
     def share(self) -> float:
-        return self.counts[self.label] / self.hits
+        return self.counts.get(self.label, 0) / max(1, self.hits)
 
 
 @dataclass

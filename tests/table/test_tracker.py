@@ -243,6 +243,29 @@ def test_an_impossible_reading_falls_back_on_a_runner_up_never_read_first():
                        lambda: table.view, table.submit)
     (p,) = table.proposals  # KS (not in the deck either) is passed over
     assert p.event["card"] == "4C" and "reread" in p.flags and "read as 8H" in p.reason
+    (track,) = tracker.tracks
+    assert track.label == "4C" and 0.0 < track.confidence < 0.5 and track.share == 0.0
+
+
+def test_the_window_draws_a_card_decided_on_a_reading_never_first():
+    """The live window labels every box with its track's confidence; a track
+    decided on a runner-up reading has no frame with that label (it crashed
+    the window once)."""
+    import numpy as np
+
+    from companion.engine.variants import resolve  # noqa: F401  (the session needs the engine)
+    from companion.table.display import annotate
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.session import TableSession
+
+    session = TableSession(MemoryTableLog({"type": "match", "variant": "paulista", "players": 4}),
+                           zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))), first_dealer=3)
+    for k in range(8):
+        session.feed_detections(_unsure_frame(k / 10, "8H", 0.5, 0.9, (("KS", 0.3), ("4C", 0.2))))
+    (track,) = [t for t in session.tracker.tracks if t.label_override]  # KS: in Paulista's deck
+    assert track.counts.get(track.label, 0) == 0
+    out = annotate(np.zeros((480, 640, 3), np.uint8), session)
+    assert out.shape[0] == 480 and out.shape[1] > 640
 
 
 def test_presence_and_alternatives_survive_a_recorded_stream():
