@@ -440,7 +440,10 @@ class TableTracker:
             # lost a card to the camera; close it (asked about, a guess when no one answers) rather
             # than take the new deal's cards for its missing plays, which shifts every later hand.
             self._stale_hand = None
-            submit(Proposal(closing_event(current), t - 2e-3, 0.5, "vision", ["new_deal"],
+            # before the deal, and before any card still being looked at (the deal may be dated back to it)
+            waiting = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
+            close_t = min([t] + waiting) - 2e-3
+            submit(Proposal(closing_event(current), close_t, 0.5, "vision", ["new_deal"],
                             "a new deal began while the hand was not over (a card missed?): hand closed",
                             True, now))
             current = _after_close(current)
