@@ -63,8 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.detector import CardDetector, ImageError, ModelError
 
     try:
-        detector = CardDetector(args.family, models_dir=args.models, conf=args.conf)
-    except ModelError as exc:
+        detector = CardDetector(args.family, models_dir=args.models, conf=args.conf, scales=tuple(args.scales))
+    except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     save = Path(args.save) if args.save else None
@@ -102,4 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--models", metavar="DIR", default=None, help="folder with the ONNX weights (default: models/)")
     p.add_argument("--conf", type=float, default=0.3, help="minimum detector score")
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
+    p.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.5], metavar="F",
+                   help="detector scales: 1 0.5 (default) also finds cards that fill most of a photo; "
+                        "1 alone is faster")
     p.set_defaults(func=_run)

@@ -253,10 +253,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="real: also report these detector thresholds (run with a low --conf)")
     p.add_argument("--crops", type=Path, help="classifier: folder of crops <CARD>/*.jpg")
     p.add_argument("--no-tta", action="store_true", help="classify each crop one way up only")
+    p.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.5],
+                   help="detector scales (default 1 0.5, as `companion detect`: also look for big cards on the "
+                        "image shrunk by half; 1: the table's setting)")
     args = p.parse_args(argv)
     kwargs = {"conf": args.conf} if args.conf is not None else {}
-    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta, **kwargs)
-    result: dict = {"conf": detector.conf}
+    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta, scales=tuple(args.scales),
+                            **kwargs)
+    result: dict = {"conf": detector.conf, "scales": list(detector.scales)}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")
