@@ -141,6 +141,11 @@ class Fusion:
         self._game_cache = (self._version, game)
         return game
 
+    def revised(self) -> None:
+        """A waiting proposal's event was changed in place (the tracker read
+        its card again): what the table looks like must be worked out anew."""
+        self._changed()
+
     def view(self) -> TableView:
         """The game as the tracker should see it: applied events, then the
         buffered and pending ones (tentatively)."""
@@ -362,6 +367,7 @@ class Fusion:
         return True
 
     def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
+        prop.settled = True
         if prop in self.queue:
             self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
@@ -471,6 +477,7 @@ class Fusion:
         return True
 
     def _drop(self, prop: Proposal, by: str) -> None:
+        prop.settled = True
         self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
         self.rejected.append(prop)

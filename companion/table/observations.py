@@ -166,6 +166,7 @@ class Proposal:
     zone: int | None = None  # seat zone a card lies in (-1: the middle), for the seat check
     said: Any = None  # the words a voice proposal was interpreted from (to interpret them again)
     alternatives: list[str] = field(default_factory=list)  # other readings of the card, best first
+    settled: bool = False  # applied or rejected (set by fusion): its event can no longer change
 
     @property
     def sure(self) -> bool:

@@ -150,7 +150,8 @@ class TableSession:
         self.stats.stream_seconds = max(self.stats.stream_seconds, frame.t)
         self.last_frame = frame
         self.fusion.now = max(self.fusion.now, frame.t)
-        self.tracker.update(frame, self.fusion.view, self.fusion.submit)
+        if self.tracker.update(frame, self.fusion.view, self.fusion.submit):
+            self.fusion.revised()
         self.fusion.tick(frame.t)
 
     def feed_words(self, t: float, words: Any, source: str = "transcript") -> None:

@@ -113,6 +113,20 @@ def test_without_a_vira_a_moments_blackout_never_ends_the_hand():
     assert events(s)[-1]["card"] == "KD"
 
 
+def test_a_doubtful_card_is_read_again_while_it_waits():
+    s = run_stream("covered_at_first", fusion=FusionConfig(**UNATTENDED.__dict__))
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "AS"}]
+    reasons = [a.proposal.reason for a in s.fusion.applied]
+    assert "read again as 5H (first 4H)" in reasons[0] and "read again as AS (first KS)" in reasons[1]
+
+
+def test_someone_asked_about_a_doubtful_vira_sees_its_latest_reading():
+    s = run_stream("covered_at_first")
+    (pending, *_) = s.fusion.pending
+    assert pending.event == HAND and pending.alternatives[0] == "4H"  # the first reading is still offered
+    assert s.fusion.confirm() and events(s) == [HAND]
+
+
 def test_a_card_put_down_after_the_hand_ended_is_no_vira():
     s = run_stream("late_card")
     got = events(s)
