@@ -60,10 +60,10 @@ def draw(image, detections):
 def _run(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion.vision.detector import CardDetector, ImageError, ModelError
+    from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
 
     try:
-        detector = CardDetector(args.family, models_dir=args.models, conf=args.conf, scales=tuple(args.scales))
+        detector = CardDetector(args.family, models_dir=args.models, **photo_settings(args.conf, args.scales))
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -100,9 +100,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image or sampled video frame")
     p.add_argument("--save", metavar="DIR", help="write annotated images to DIR")
     p.add_argument("--models", metavar="DIR", default=None, help="folder with the ONNX weights (default: models/)")
-    p.add_argument("--conf", type=float, default=0.3, help="minimum detector score")
+    p.add_argument("--conf", type=float, default=None,
+                   help="minimum detector score (default 0.4 with the shrunk view, 0.3 with --scales 1)")
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
-    p.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.5], metavar="F",
+    p.add_argument("--scales", type=float, nargs="+", default=None, metavar="F",
                    help="detector scales: 1 0.5 (default) also finds cards that fill most of a photo; "
                         "1 alone is faster")
     p.set_defaults(func=_run)

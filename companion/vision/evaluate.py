@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import CardDetector, read_image
+from companion.vision.detector import CardDetector, photo_settings, read_image
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -133,7 +133,8 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
                   sweep: tuple[float, ...] = ()) -> dict:
     """Right-rank share and false detections per image at the detector's threshold and,
     for each threshold of ``sweep`` (above the detector's), the same figures keeping only the
-    detections the detector scores at least that high (one detector pass for all)."""
+    detections the detector scores at least that high (one detector pass for all with one
+    scale; a pass per threshold with a shrunk view, whose additions depend on the threshold)."""
     rows = list(csv.DictReader(open(folder / "labels.csv")))
     by_image: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
@@ -143,8 +144,21 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
             for name, gts in sorted(by_image.items())]
     result = _real_scores(seen, detector.conf, iou_min)
     if sweep:
-        result["sweep"] = {f"{t:g}": {k: v for k, v in _real_scores(seen, t, iou_min).items() if k != "per_rank"}
-                           for t in sweep if t >= detector.conf}
+        result["sweep"] = {}
+        base = detector.conf
+        for t in (t for t in sweep if t >= base):
+            if len(detector.scales) > 1:
+                # with a shrunk view, what it adds depends on what the full view found at the same
+                # threshold: filtering one low-threshold pass would not be what the detector does
+                detector.conf = t
+                try:
+                    seen_t = [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
+                              for name, gts in sorted(by_image.items())]
+                finally:
+                    detector.conf = base
+            else:
+                seen_t = seen
+            result["sweep"][f"{t:g}"] = {k: v for k, v in _real_scores(seen_t, t, iou_min).items() if k != "per_rank"}
     return result
 
 
@@ -253,13 +267,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="real: also report these detector thresholds (run with a low --conf)")
     p.add_argument("--crops", type=Path, help="classifier: folder of crops <CARD>/*.jpg")
     p.add_argument("--no-tta", action="store_true", help="classify each crop one way up only")
-    p.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.5],
-                   help="detector scales (default 1 0.5, as `companion detect`: also look for big cards on the "
-                        "image shrunk by half; 1: the table's setting)")
+    p.add_argument("--scales", type=float, nargs="+", default=None,
+                   help="detector scales (default 1 0.5 at threshold 0.4, as `companion detect`: also look for "
+                        "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
     args = p.parse_args(argv)
-    kwargs = {"conf": args.conf} if args.conf is not None else {}
-    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta, scales=tuple(args.scales),
-                            **kwargs)
+    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
+                            **photo_settings(args.conf, args.scales))
     result: dict = {"conf": detector.conf, "scales": list(detector.scales)}
     if args.what == "classifier":
         if args.crops is None:
