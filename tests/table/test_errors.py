@@ -19,6 +19,9 @@ def test_missing_camera_is_a_clear_error(capsys):
         open_camera(97)
     assert main(["run", "--variant", "paulista", "--camera", "97", "--no-window", "--no-mic"]) == 2
     assert "camera 97" in capsys.readouterr().err
+    assert main(["run", "--variant", "paulista", "--camera", "0", "--size", "big", "--no-window", "--no-mic"]) == 2
+    err = capsys.readouterr().err
+    assert "--size wants WIDTHxHEIGHT" in err and "Traceback" not in err
 
 
 def test_corrupt_video_is_a_clear_error(tmp_path, capsys):
