@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.engine import IllegalEvent
     from companion.engine.variants import VariantError, resolve
     from companion.paths import user_data_dir
-    from companion.table.session import CameraError, TableSession, VideoError, open_camera, open_video
+    from companion.table.session import (CameraError, TableSession, VideoError, frame_size, open_camera,
+                                         open_video)
     from companion.table.voice import MicrophoneError, call_language, check_microphone
     from companion.table.zones import Zones, load_calibration
 
@@ -131,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if str(args.camera).isdigit():
             try:
-                width, height = (int(v) for v in args.size.lower().split("x"))
-            except ValueError:
-                print(f"error: --size wants WIDTHxHEIGHT, e.g. 1280x720 (got {args.size!r})", file=sys.stderr)
+                width, height = frame_size(args.size)
+            except ValueError as err:
+                print(f"error: {err}", file=sys.stderr)
                 return 2
             cap = open_camera(int(args.camera), width, height)
             realtime_file = False

@@ -47,7 +47,7 @@ from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections
 from companion.table.render_session import RenderOptions, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
-from companion.table.session import SessionConfig
+from companion.table.session import SessionConfig, frame_size
 from companion.table.script import SessionScript, make_script
 from companion.table.simulate import NoiseModel, noisy_stream
 from companion.table.zones import Calibration, Zones
@@ -314,12 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     try:
-        size = tuple(int(v) for v in args.size.lower().split("x"))
-        assert len(size) == 2 and min(size) > 0
-    except (ValueError, AssertionError):
-        parser.error(f"--size wants WIDTHxHEIGHT, e.g. 1280x720 (got {args.size!r})")
-    specs = plan(args.hands, args.seed, args.hands_per_session, tuple(args.variants.split(",")),
-                 size)  # type: ignore[arg-type]
+        size = frame_size(args.size)
+    except ValueError as err:
+        parser.error(str(err))
+    specs = plan(args.hands, args.seed, args.hands_per_session, tuple(args.variants.split(",")), size)
     modes = ["noise", "video"] if args.mode == "both" else [args.mode]
     noise = NoiseModel.named(args.noise)
     config = SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__))

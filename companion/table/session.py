@@ -234,6 +234,17 @@ def read_frames(cap: cv2.VideoCapture, fps: float, every: int = 1) -> Iterator[t
         index += 1
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720); a ValueError that says what is wanted otherwise."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        width = height = 0
+    if width <= 0 or height <= 0:
+        raise ValueError(f"--size wants WIDTHxHEIGHT, e.g. 1280x720 (got {text!r})")
+    return width, height
+
+
 def open_camera(index: int, width: int | None = None, height: int | None = None) -> cv2.VideoCapture:
     """Open camera ``index``; a clear :class:`CameraError` if there is none."""
     if not Path(f"/dev/video{index}").exists() and Path("/dev").is_dir() and not _has_video_api():

@@ -491,8 +491,8 @@ class TableTracker:
             # than take the new deal's cards for its missing plays, which shifts every later hand.
             self._stale_hand = None
             # before the deal, and before any card still being looked at (the deal may be dated back to it)
-            waiting = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
-            close_t = min([t] + waiting) - 2e-3
+            waiting = self._first_seen_undecided(track)
+            close_t = (t if waiting is None else min(t, waiting)) - 2e-3
             submit(Proposal(closing_event(current), close_t, 0.5, "vision", ["new_deal"],
                             "a new deal began while the hand was not over (a card missed?): hand closed",
                             True, now))
@@ -550,10 +550,10 @@ class TableTracker:
                     return  # the vira may still be hidden: do not take a played card for it yet
                 self._anchor(track, "vira")
                 # the deal came before any card seen while the vira was hidden
-                waiting = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
-                if waiting:
-                    t = min(t, min(waiting) - 1e-3)
-                flags = [] if zone in (CENTRE, None) or self._by_deck(track.box) else ["vira_outside_centre"]
+                waiting = self._first_seen_undecided(track)
+                if waiting is not None:
+                    t = min(t, waiting - 1e-3)
+                flags = [] if by_deck else ["vira_outside_centre"]
                 propose({"type": "hand", "dealer": current.next_dealer, "vira": label}, flags,
                         "" if not flags else "first card of the hand lies in a seat zone")
                 return
@@ -583,6 +583,12 @@ class TableTracker:
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
         propose(event, flags, reason)
+
+    def _first_seen_undecided(self, track: Track) -> float | None:
+        """When the earliest other card still being looked at was first seen (None: there is none).
+        A deal is dated before it: the vira may have been hidden while that card was put down."""
+        times = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
+        return min(times) if times else None
 
     def _seen_again(self, label: str, box: Box) -> bool:
         """A card of the swept hand back where it lay (the view was only blocked)."""

@@ -35,9 +35,10 @@ DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
 # Photos (`companion detect`, the real-photo figures): a second, shrunk view for cards that fill the
 # picture, at the lowest threshold whose false detections stay within 0.2 per real photo (measured:
-# 0.35 gave 0.21, 0.4 gives 0.17).  The table keeps CardDetector's defaults (one view, 0.3).
+# 0.35 gave 0.21, 0.4 gives 0.17).  The table keeps CardDetector's defaults (one view, TABLE_CONF).
 PHOTO_SCALES = (1.0, 0.5)
 PHOTO_CONF = 0.4
+TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 
 def classifier_file(family: str) -> str:
@@ -112,7 +113,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     otherwise (one view alone keeps the table's 0.3)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
-        conf = PHOTO_CONF if len(chosen) > 1 else 0.3
+        conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
     return {"conf": conf, "scales": chosen}
 
 
@@ -159,7 +160,7 @@ class CardDetector:
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
-    def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = 0.3,
+    def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = TABLE_CONF,
                  threads: int = 2, iou: float = 0.7, tta: bool = True, deck: Iterable[str] | None = None,
                  off_deck_prior: float = 0.05, scales: tuple[float, ...] = (1.0,)) -> None:
         if family not in FAMILIES:
@@ -209,7 +210,7 @@ class CardDetector:
             for k in range(1, len(parts)):
                 b, sc, c = parts[k]
                 new = np.array([not (_iou(x, first) > self.shrunk_overlap).any() for x in b], dtype=bool)
-                parts[k] = (b[new], sc[new], c[new]) if len(b) else parts[k]
+                parts[k] = (b[new], sc[new], c[new])
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])

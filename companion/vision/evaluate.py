@@ -140,8 +140,12 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
     for r in rows:
         by_image[r["filename"]].append(
             {"rank": RANK_WORDS[r["class"]], "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
-    seen = [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
-            for name, gts in sorted(by_image.items())]
+
+    def faces_found() -> list[tuple[list[dict], list]]:
+        return [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
+                for name, gts in sorted(by_image.items())]
+
+    seen = faces_found()
     result = _real_scores(seen, detector.conf, iou_min)
     if sweep:
         result["sweep"] = {}
@@ -152,8 +156,7 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
                 # threshold: filtering one low-threshold pass would not be what the detector does
                 detector.conf = t
                 try:
-                    seen_t = [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
-                              for name, gts in sorted(by_image.items())]
+                    seen_t = faces_found()
                 finally:
                     detector.conf = base
             else:
