@@ -24,7 +24,7 @@ against the right game.  Only a yes/no answer jumps the queue.  When a card
 is recognised so late that a call after it was already applied, the call is
 undone and heard again after the card (:meth:`Fusion._before_last`); two
 cards seen in the opposite order take the seats of their zones
-(:meth:`Fusion._swap_crossed`).
+(:meth:`Fusion._reorder_by_zones`).
 
 :meth:`Fusion.undo` retracts the last applied event at any time, and
 :meth:`Fusion.enter` applies a typed event.  The tracker sees the game
@@ -45,6 +45,7 @@ from typing import Any
 from companion.table.engine_view import TableLog, illegal_error, view_of
 from companion.table.observations import Proposal, VoiceObservation, describe_event
 from companion.table.tracker import TableView
+from companion.table.zones import CENTRE
 
 
 @dataclass
@@ -62,6 +63,8 @@ class FusionConfig:
     timeout_rejects: tuple[str, ...] = ("table_cleared",)
     max_voice_wait: float = 3.0  # words wait at most this long for a card the tracker is still deciding
     reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
+    reorder_cards: int = 4  # at most this many cards seen in a row are put back in the order of their zones
+    reorder_seconds: float = 2.5  # ... the card moved first seen at most this long after the first of them
 
 
 @dataclass
@@ -269,7 +272,7 @@ class Fusion:
                     obs = self._opening_call(head, obs)
                 self.hear(obs, record=False)
                 continue
-            if head.id in self.pending_since and self._swap_crossed(head):
+            if head.id in self.pending_since and self._reorder_by_zones(head):
                 continue
             if head.id in self.pending_since and head.flags == ["illegal"]:
                 # refused by the engine only: what came in before it may have made it legal
@@ -316,32 +319,70 @@ class Fusion:
                 break
         self.now = saved
 
-    def _swap_crossed(self, head: Proposal) -> bool:
-        """Two cards seen in the opposite order to the order they were put
-        down (the first one hidden by a hand a moment longer): each lies in
-        the zone of the seat the other was given.  Swap their seats and
-        order; nothing else about them was in doubt."""
+    def _reorder_by_zones(self, head: Proposal) -> bool:
+        """Cards seen in another order than they were put down (one hidden by a
+        hand, or read late, a moment longer): the head was given the seat whose
+        turn it was, but lies in another seat's zone, and a card seen after it
+        lies in that seat's zone.  Try that card first, give the cards of the
+        window the seats the engine hands out in the new order, and keep the
+        order when strictly fewer cards then lie outside their seat's zone.
+        Two crossed cards are the smallest case; a late covered card of a six-
+        player table, with two cards seen before it, is the one that needed more.
+        Nothing else about the cards was in doubt (only seat and confidence flags)."""
         allowed = {"wrong_seat", "low_confidence"}
         if head.event.get("type") != "play" or "wrong_seat" not in head.flags or not set(head.flags) <= allowed:
             return False
-        later = next((p for p in self.queue[1:] if p.words is None), None)
-        if (later is None or later.event.get("type") != "play" or later.source != "vision"
-                or self.now < later.t + self.config.hold):
+        window = [head]
+        for prop in self.queue[1:]:
+            if (prop.words is not None or prop.source != "vision" or prop.event.get("type") != "play"
+                    or not set(prop.flags) <= allowed or self.now < prop.t + self.config.hold
+                    or len(window) >= self.config.reorder_cards):
+                break
+            window.append(prop)
+        missing = head.event.get("seat")
+        before = self._zone_misses(window)
+        if before is None:
             return False
-        if not set(later.flags) <= allowed or head.zone is None or later.zone is None:
+        best: tuple[int, list[Proposal], list[int]] | None = None
+        for k in range(1, len(window)):
+            if window[k].zone != missing or window[k].t - head.t > self.config.reorder_seconds:
+                continue  # only a card seen soon after: one put down much later is a later play
+            order = [window[k]] + window[:k] + window[k + 1:]
+            trial = self._zone_misses(order)
+            if trial is not None and trial[0] < before[0] and (best is None or trial[0] < best[0]):
+                best = (trial[0], order, trial[1])
+        if best is None:
             return False
-        if head.zone != later.event.get("seat") or later.zone != head.event.get("seat"):
-            return False
-        head.event["seat"], later.event["seat"] = later.event["seat"], head.event["seat"]
-        for prop in (head, later):
-            prop.flags = [f for f in prop.flags if f != "wrong_seat"]
-            prop.reason = "seen after the next card: seats swapped by their zones"
-        self.pending_since.pop(head.id, None)
-        self.queue.remove(later)
-        self.queue.insert(0, later)
+        _, order, seats = best
+        for prop, seat in zip(order, seats):
+            prop.event["seat"] = seat
+            if prop.zone in (None, CENTRE) or prop.zone == seat:
+                prop.flags = [f for f in prop.flags if f != "wrong_seat"]
+                prop.reason = "seen after the next card: seats follow their zones"
+            self.pending_since.pop(prop.id, None)
+        del self.queue[:len(order)]
+        self.queue[0:0] = order
         self._changed()
-        self._say("two cards were seen out of order: their seats follow their zones")
+        self._say("cards were seen out of order: their seats follow their zones")
         return True
+
+    def _zone_misses(self, order: list[Proposal]) -> tuple[int, list[int]] | None:
+        """Plays in this order from the applied game: how many lie outside the zone of the seat
+        the engine gives them, and those seats (None: the engine refuses the order)."""
+        game = copy.deepcopy(self.game)
+        misses, seats = 0, []
+        for prop in order:
+            view = view_of(game, self.first_dealer)
+            seat = prop.zone if prop.zone is not None and prop.zone in view.turns else view.turn
+            if seat is None:
+                return None
+            try:
+                game.apply({**prop.event, "seat": seat})
+            except illegal_error():
+                return None
+            misses += prop.zone not in (None, CENTRE) and prop.zone != seat
+            seats.append(seat)
+        return misses, seats
 
     def _hold(self, prop: Proposal) -> None:
         if prop.id not in self.pending_since:

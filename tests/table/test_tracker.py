@@ -61,6 +61,18 @@ def test_cards_seen_in_the_wrong_order_take_the_seats_of_their_zones():
     assert not s.fusion.pending
 
 
+def test_a_card_seen_late_takes_its_seat_before_the_cards_seen_before_it():
+    # found on a rendered six-player session: a covered card hidden by the hand that put it down
+    # was seen after the next two plays, and every card of the rest of the hand went to the wrong seat
+    for fusion in (None, FusionConfig(**UNATTENDED.__dict__)):
+        s = run_stream("late_covered", fusion=fusion)
+        first_trick = [{"type": "play", "seat": seat, "card": card} for seat, card in enumerate(["4C", "AS", "KD", "JH"])]
+        assert events(s) == [HAND, *first_trick, {"type": "play", "seat": 1, "card": "7D"},
+                             {"type": "play", "seat": 2, "covered": True}, {"type": "play", "seat": 3, "card": "QS"},
+                             {"type": "play", "seat": 0, "card": "5C"}]
+        assert not s.fusion.pending
+
+
 def test_table_cleared_early_proposes_the_end_of_the_hand():
     s = run_stream("cleared_early")
     assert events(s)[:3] == [HAND, {"type": "play", "seat": 0, "card": "4C"},
