@@ -54,6 +54,21 @@ def _recrop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corners(args: argparse.Namespace) -> int:
+    from companion.synth.build import build_corners
+
+    t0 = time.time()
+    try:
+        counts = build_corners(args.crops, args.out)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for split, count in counts.items():
+        print(f"{split}: {count} corner images -> {args.out}/{split}")
+    print(f"done in {time.time() - t0:.0f}s")
+    return 0
+
+
 def _crops(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops
@@ -114,3 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--workers", type=int, default=1)
     r.add_argument("--backs", action="store_true", help="also crop face-down cards, into a 'back' class")
     r.set_defaults(func=_recrop)
+    k = sub.add_parser("corners", help="cut both index corners of classifier crops, for the corner classifier")
+    k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")
+    k.add_argument("--out", required=True, help="folder to write, e.g. DATA/french/corners-v1")
+    k.set_defaults(func=_corners)

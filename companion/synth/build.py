@@ -361,3 +361,37 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
         shown = ", ".join(unreadable[:5]) + (f" and {len(unreadable) - 5} more" if len(unreadable) > 5 else "")
         print(f"warning: {len(unreadable)} scene image(s) unreadable, skipped: {shown}", file=sys.stderr)
     return sum(count for count, _ in results)
+
+
+def build_corners(src: str | Path, out: str | Path, splits: tuple[str, ...] = ("train", "val")) -> dict[str, int]:
+    """Cut both index corners of every classifier crop under ``src`` (SPLIT/CARD/*.jpg) into ``out``.
+
+    The corner classifier learns from the very crops the whole-card classifier
+    does, cut by :func:`companion.vision.crops.corner_views` as at inference, so the
+    two see the same cards; backs are kept (their corners are a back's pattern).
+    Returns the number of corner images written per split.  Raises FileNotFoundError
+    when ``src`` holds none of the splits.
+    """
+    from companion.vision.crops import corner_views
+
+    src, out = Path(src), Path(out)
+    present = [s for s in splits if (src / s).is_dir()]
+    if not present:
+        raise FileNotFoundError(f"no {' or '.join(splits)} folder of classifier crops under {src}")
+    counts: dict[str, int] = {}
+    for split in present:
+        n = 0
+        for folder in sorted(p for p in (src / split).iterdir() if p.is_dir()):
+            target = out / split / folder.name
+            target.mkdir(parents=True, exist_ok=True)
+            for f in sorted(folder.glob("*.jpg")):
+                crop = cv2.imread(str(f))
+                if crop is None:
+                    print(f"warning: unreadable crop skipped: {f}", file=sys.stderr)
+                    continue
+                tl, br = corner_views(crop[None])
+                cv2.imwrite(str(target / f"{f.stem}_tl.jpg"), tl, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                cv2.imwrite(str(target / f"{f.stem}_br.jpg"), br, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                n += 2
+        counts[split] = n
+    return counts

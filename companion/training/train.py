@@ -6,6 +6,9 @@ Stages (run one at a time; ``pipeline`` chains them and skips finished ones):
   whole-card boxes, family-agnostic, at imgsz 320;
 - ``classify``: a YOLO26n-cls classifier per family on 96x96 squashed crops of
   face-up cards (52 French / 48 Spanish classes);
+- ``corners``: a second classifier per family on the two index corners of the
+  same crops (64x64, see :func:`companion.vision.crops.corner_views`), started
+  from the whole-card classifier's weights; the detector averages both readings;
 - ``export``: best weights -> ONNX in ``models/`` (what the companion runs).
 
 Every stage writes ultralytics' ``last.pt``/``best.pt`` and ``results.csv``
@@ -34,6 +37,10 @@ DETECTOR_FILE = "card-detector.onnx"
 
 def classifier_file(family: str) -> str:
     return f"card-classifier-{family}.onnx"
+
+
+def corner_file(family: str) -> str:
+    return f"card-corners-{family}.onnx"
 
 
 def _setup_ultralytics(runs: Path) -> None:
@@ -160,6 +167,12 @@ def pipeline(args: argparse.Namespace) -> int:
             best = train_classifier(data / family / args.cls_dir, runs, stage, args.cls_epochs, args.cls_imgsz,
                                     resume=args.resume, hours=hours, init=init, lr0=args.cls_lr0)
             export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
+        elif stage.startswith("corners-"):
+            family = stage.split("-", 1)[1]
+            init = args.corner_init.get(family) if args.corner_init else None
+            best = train_classifier(data / family / args.corner_dir, runs, stage, args.cls_epochs, args.corner_imgsz,
+                                    resume=args.resume, hours=args.corner_hours, init=init, lr0=args.cls_lr0)
+            export_onnx(best, models / corner_file(family), args.corner_imgsz, runs)
         else:
             raise SystemExit(f"unknown stage {stage}")
         _mark_done(runs, stage, {"seconds": round(time.time() - t0)})
@@ -198,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier budgets, e.g. french=0.5,spanish=0.15")
     pp.add_argument("--cls-init", type=_family_paths, default=None,
                     help="start classifiers from checkpoints of ours, e.g. french=models/checkpoints/card-classifier-french.pt")
+    pp.add_argument("--corner-dir", default="corners",
+                    help="corner images folder inside DATA/<family>/ (written by `companion dataset corners`)")
+    pp.add_argument("--corner-imgsz", type=int, default=64)
+    pp.add_argument("--corner-hours", type=float, default=None, help="wall-clock budget of a corners stage")
+    pp.add_argument("--corner-init", type=_family_paths, default=None,
+                    help="start corner classifiers from these checkpoints, e.g. french=models/checkpoints/card-classifier-french.pt")
     pp.add_argument("--det-lr0", type=float, default=None,
                     help="detector AdamW learning rate (default: ultralytics' auto choice); lower to continue a checkpoint")
     pp.add_argument("--cls-lr0", type=float, default=0.002,

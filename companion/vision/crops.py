@@ -47,3 +47,27 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
         crop = cv2.rotate(crop, cv2.ROTATE_180)
     interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
     return cv2.resize(crop, (size, size), interpolation=interp)
+
+
+# The index corner: the share of a crop's width and height that holds a card's rank and suit
+# when the card lies within about 30 degrees of upright (crop_card turns it long side up).
+CORNER = 64
+CORNER_SHARE = (0.55, 0.5)
+
+
+def corner_views(crops_bgr: np.ndarray, size: int = CORNER) -> np.ndarray:
+    """Both index corners of each crop, enlarged: (2N, size, size, 3), the N top-left corners then the N
+    bottom-right corners turned a half turn (so each shows its rank and suit upright).
+
+    Why a second look: the whole-card classifier learns the pictures and pip layouts of
+    the designs it trained on, and on an unseen design (a huge single pip, cartoon
+    figures) it reads what the picture resembles.  The index corner is what a player
+    reads, and it differs far less between designs than the rest of the card; a
+    classifier shown only the corners has nothing else to learn from.
+    """
+    n, h, w = crops_bgr.shape[:3]
+    cw, ch = int(round(w * CORNER_SHARE[0])), int(round(h * CORNER_SHARE[1]))
+    turned = crops_bgr[:, ::-1, ::-1]
+    views = np.concatenate([crops_bgr[:, :ch, :cw], turned[:, :ch, :cw]])
+    interp = cv2.INTER_AREA if ch > size else cv2.INTER_LINEAR
+    return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp) for v in views])

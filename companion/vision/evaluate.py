@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import CardDetector, photo_settings, read_image
+from companion.vision.detector import CORNER_WEIGHT, CardDetector, photo_settings, read_image
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -273,10 +273,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scales", type=float, nargs="+", default=None,
                    help="detector scales (default 1 0.5 at threshold 0.4, as `companion detect`: also look for "
                         "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
+    p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
+                   help="share of the index-corner classifier in each reading (0: the whole card only)")
     args = p.parse_args(argv)
-    detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
-                            **photo_settings(args.conf, args.scales))
-    result: dict = {"conf": detector.conf, "scales": list(detector.scales)}
+    try:
+        detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
+                                corner_weight=args.corner_weight, **photo_settings(args.conf, args.scales))
+    except ValueError as exc:
+        p.error(str(exc))
+    result: dict = {"conf": detector.conf, "scales": list(detector.scales),
+                    "corner_weight": detector.corner_weight if detector.corners is not None else None}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

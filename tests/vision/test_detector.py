@@ -48,13 +48,13 @@ def test_fixtures_cards_are_found(french):
             named += any(d.card == truth["card"] for d in hits)
         false += sum(not any(_iou(d.box, t["box"]) >= 0.5 for t in rec["cards"]) for d in dets)
     # Regression floors of the shipped weights on held-back designs (models/README.md):
-    # the third and fourth weights box all 12 fixture cards and name 10 with no false detection
-    # (second: 12 / 9 / 0, first: 5 boxed, 1 named); the target is all 12.
+    # v5 (with the index-corner classifier) boxes and names all 12 fixture cards with no false
+    # detection; v3 and v4 named 10 (second: 12 / 9 / 0, first: 5 boxed, 1 named).
     # Raise these as the models improve.  A broken pre- or post-processing (wrong channel
     # order, letterbox, crop turn or box mapping) gives far less.
     assert total == 12
     assert boxed >= 11, f"boxed {boxed} of {total}"
-    assert named >= 9, f"named {named} of {total}"
+    assert named >= 11, f"named {named} of {total}"
     assert false <= 1
 
 
@@ -114,8 +114,9 @@ def test_tta_averages_the_card_read_both_ways_up(french):
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = read_image(FIXTURES / rec["image"])
     crops = np.stack([crop_card(image, tuple(t["box"]), french.crop) for t in rec["cards"]])
-    plain = CardDetector("french", tta=False)
-    both = french.classify_crops(crops)
+    # the whole-card classifier alone (the index corners are mixed in after: tests/vision/test_corners.py)
+    plain = CardDetector("french", tta=False, corners=False)
+    both = CardDetector("french", corners=False).classify_crops(crops)
     want = (plain.classify_crops(crops) + plain.classify_crops(crops[:, ::-1, ::-1])) / 2
     assert both.shape == (len(crops), len(french.cls_names))
     np.testing.assert_allclose(both, want, rtol=1e-4, atol=1e-5)

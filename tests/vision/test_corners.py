@@ -1,0 +1,106 @@
+"""The index-corner view: what it cuts, the dataset it writes, and how the detector mixes it in."""
+
+from __future__ import annotations
+
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.paths import models_dir
+from companion.synth.build import build_corners
+from companion.vision.crops import CORNER, CORNER_SHARE, corner_views
+from companion.vision.detector import CardDetector, ModelError, classifier_file, corner_file, mix_readings
+
+
+def _marked_crop() -> np.ndarray:
+    """A 96x96 crop, grey, with a red block in the top-left corner and a blue block in the bottom-right."""
+    crop = np.full((96, 96, 3), 128, np.uint8)
+    crop[4:20, 4:16] = (0, 0, 255)
+    crop[76:92, 80:92] = (255, 0, 0)
+    return crop
+
+
+def test_corner_views_are_both_index_corners_upright():
+    crops = np.stack([_marked_crop(), np.zeros((96, 96, 3), np.uint8)])
+    views = corner_views(crops)
+    assert views.shape == (4, CORNER, CORNER, 3)
+    # first the top-left corners, then the bottom-right ones turned a half turn
+    tl, br = views[0], views[2]
+    assert tl[10, 10].tolist() == [0, 0, 255]  # the red block, near the view's top-left
+    assert br[10, 10].tolist() == [255, 0, 0]  # the blue block, brought to the top-left by the half turn
+    # nothing from the middle of the card: the view ends at CORNER_SHARE of the crop
+    assert tl[-1, -1].tolist() == [128, 128, 128]
+    assert views[1].max() == 0 and views[3].max() == 0
+    assert 0.3 <= CORNER_SHARE[0] <= 0.6 and 0.3 <= CORNER_SHARE[1] <= 0.6
+
+
+def test_build_corners_writes_two_corners_per_crop_and_keeps_the_classes(tmp_path, capsys):
+    src = tmp_path / "cls"
+    for split, cards in (("train", ("QH", "back")), ("val", ("QH",))):
+        for card in cards:
+            (src / split / card).mkdir(parents=True)
+            for k in range(3):
+                cv2.imwrite(str(src / split / card / f"c{k}.jpg"), _marked_crop())
+    (src / "train" / "QH" / "broken.jpg").write_bytes(b"not a jpeg")
+    out = tmp_path / "corners"
+    assert build_corners(src, out) == {"train": 12, "val": 6}
+    assert "unreadable crop skipped" in capsys.readouterr().err
+    assert sorted(p.name for p in (out / "train").iterdir()) == ["QH", "back"]
+    names = sorted(p.name for p in (out / "val" / "QH").iterdir())
+    assert names == sorted(f"c{k}_{c}.jpg" for k in range(3) for c in ("tl", "br"))
+    assert cv2.imread(str(out / "val" / "QH" / "c0_tl.jpg")).shape == (CORNER, CORNER, 3)
+
+
+def test_dataset_corners_cli_needs_crops(tmp_path, capsys):
+    assert main(["dataset", "corners", "--crops", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 1
+    assert "no train or val folder" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def models_copy(tmp_path):
+    for f in models_dir().glob("*.onnx"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def test_detector_reads_without_a_corner_model(models_copy):
+    (models_copy / corner_file("french")).unlink(missing_ok=True)
+    det = CardDetector("french", models_dir=models_copy)
+    assert det.corners is None
+    probs = det.classify_crops(np.stack([_marked_crop()]))
+    assert probs.shape[0] == 1 and abs(probs.sum() - 1) < 1e-3
+
+
+def test_corner_model_must_name_the_same_classes(models_copy):
+    # the Spanish classifier names other cards: taken for the French corner model it must be refused
+    shutil.copy(models_copy / classifier_file("spanish"), models_copy / corner_file("french"))
+    with pytest.raises(ModelError, match="other classes"):
+        CardDetector("french", models_dir=models_copy)
+    with pytest.raises(ValueError, match="corner_weight"):
+        CardDetector("french", models_dir=models_copy, corners=False, corner_weight=1.5)
+
+
+def test_corner_weight_mixes_the_two_readings(models_copy):
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    crops = np.stack([_marked_crop()])
+    whole = CardDetector("french", models_dir=models_copy, corner_weight=0.0).classify_crops(crops)
+    only = CardDetector("french", models_dir=models_copy, corner_weight=1.0).classify_crops(crops)
+    half = CardDetector("french", models_dir=models_copy, corner_weight=0.5).classify_crops(crops)
+    assert np.allclose(half, mix_readings(whole, only, 0.5), atol=1e-5)
+    assert not np.allclose(whole, only, atol=1e-3)
+
+
+def test_readings_mix_as_a_weighted_geometric_mean():
+    whole = np.array([[0.7, 0.2, 0.1], [0.5, 0.4, 0.1]])
+    corners = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1]])
+    mixed = mix_readings(whole, corners, 0.5)
+    assert np.allclose(mixed.sum(axis=1), 1.0)
+    assert np.allclose(mixed[0], whole[0])  # agreeing readings stay as sure
+    assert mixed[1].argmax() == 1  # the corners' sure reading wins over the whole card's doubtful one
+    expected = np.sqrt(whole[1] * corners[1])
+    assert np.allclose(mixed[1], expected / expected.sum())
+    assert mix_readings(whole, corners, 0.0) is whole
