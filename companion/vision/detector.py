@@ -101,6 +101,9 @@ def _session(path: Path, threads: int):
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
+    # Two to three sessions run one after another on 2 cores: a pool left spinning after its run
+    # takes the cores from the next session's run.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
