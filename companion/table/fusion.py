@@ -340,13 +340,17 @@ class Fusion:
                 break
             window.append(prop)
         missing = head.event.get("seat")
+        # only a card in the zone of the seat whose turn it was, seen soon after (one put down much
+        # later is a later play); checked first: the trials below copy the game, and this runs each tick
+        movable = [k for k in range(1, len(window))
+                   if window[k].zone == missing and window[k].t - head.t <= self.config.reorder_seconds]
+        if not movable:
+            return False
         before = self._zone_misses(window)
         if before is None:
             return False
         best: tuple[int, list[Proposal], list[int]] | None = None
-        for k in range(1, len(window)):
-            if window[k].zone != missing or window[k].t - head.t > self.config.reorder_seconds:
-                continue  # only a card seen soon after: one put down much later is a later play
+        for k in movable:
             order = [window[k]] + window[:k] + window[k + 1:]
             trial = self._zone_misses(order)
             if trial is not None and trial[0] < before[0] and (best is None or trial[0] < best[0]):

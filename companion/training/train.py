@@ -31,16 +31,7 @@ import time
 from pathlib import Path
 
 from companion.paths import models_dir
-
-DETECTOR_FILE = "card-detector.onnx"
-
-
-def classifier_file(family: str) -> str:
-    return f"card-classifier-{family}.onnx"
-
-
-def corner_file(family: str) -> str:
-    return f"card-corners-{family}.onnx"
+from companion.vision.detector import DETECTOR_FILE, classifier_file, corner_file  # the names the companion loads
 
 
 def _setup_ultralytics(runs: Path) -> None:

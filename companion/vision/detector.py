@@ -228,17 +228,18 @@ class CardDetector:
         cshape = self.cls.get_inputs()[0].shape
         self.crop = int(cshape[2]) if isinstance(cshape[2], int) else CROP
         self.cls_batch = cshape[0] if isinstance(cshape[0], int) else None
-        self.corners = None
-        if corners and (self.models_dir / corner_file(family)).is_file():
+        if not 0.0 <= corner_weight <= 1.0:
+            raise ValueError(f"corner_weight must be in [0, 1], got {corner_weight!r}")
+        self.corner_weight = corner_weight
+        self.corners = None  # loaded only when it will be read
+        if corners and corner_weight > 0 and (self.models_dir / corner_file(family)).is_file():
             self.corners = _session(self.models_dir / corner_file(family), threads)
             if _names(self.corners) != self.cls_names:
                 raise ModelError(f"{corner_file(family)} names other classes than {classifier_file(family)}")
             self.corner_input = self.corners.get_inputs()[0].name
             kshape = self.corners.get_inputs()[0].shape
             self.corner_size = int(kshape[2]) if isinstance(kshape[2], int) else CORNER
-        if not 0.0 <= corner_weight <= 1.0:
-            raise ValueError(f"corner_weight must be in [0, 1], got {corner_weight!r}")
-        self.corner_weight = corner_weight
+            self.corner_batch = kshape[0] if isinstance(kshape[0], int) else None
         self.prior: np.ndarray | None = None
         if deck is not None:
             cards = set(deck)
@@ -349,9 +350,10 @@ class CardDetector:
         out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
         if self.tta:
             out = (out[:n] + out[n:]) / 2.0
-        if self.corners is not None and self.corner_weight > 0:
+        if self.corners is not None:
             # the two corners of a crop are the two corners of it upside down: no separate TTA
-            both = _run_batch(self.corners, self.corner_input, None, corner_views(crops_bgr, self.corner_size))
+            both = _run_batch(self.corners, self.corner_input, self.corner_batch,
+                              corner_views(crops_bgr, self.corner_size))
             out = mix_readings(out, (both[:n] + both[n:]) / 2.0, self.corner_weight)
         return out
 
