@@ -45,11 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _detector(family: str, deck: list[str]) -> tuple[Any, str | None]:
     try:
-        from companion.vision.detector import CardDetector, ModelError
+        from companion.table.session import table_detector
+        from companion.vision.detector import ModelError
     except ImportError as err:
         return None, f"the card detector is not part of this build ({err})"
     try:
-        return CardDetector(family, deck=deck), None
+        return table_detector(family, deck), None
     except ModelError as err:
         return None, str(err)
 

@@ -81,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
                   f"(run `companion models download --lang {lang}`, or pass --transcript)", file=sys.stderr)
             return 2
     try:
-        from companion.vision.detector import CardDetector
+        from companion.table.session import table_detector
 
-        detector = CardDetector(options.family, deck=options.deck_cards)
+        detector = table_detector(options.family, options.deck_cards)
     except Exception as err:  # noqa: BLE001 - ModelError, or the module missing from this build
         print(f"error: card detector: {err}", file=sys.stderr)
         return 2

@@ -161,9 +161,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: speech: {err}\n(use --no-mic to play without voice)", file=sys.stderr)
             return 2
     try:
-        from companion.vision.detector import CardDetector
+        from companion.table.session import table_detector
 
-        detector = CardDetector(options.family, deck=options.deck_cards)
+        detector = table_detector(options.family, options.deck_cards)
     except Exception as err:  # noqa: BLE001 - ModelError, or the module missing from this build
         cap.release()
         print(f"error: card detector: {err}", file=sys.stderr)

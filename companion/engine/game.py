@@ -700,6 +700,16 @@ class Game:
             return [str(s) for s in self.score]
         return [f"{s} malas" if s <= mb else f"{s - mb} buenas" for s in self.score]
 
+    def covered_block(self, seat: int) -> str | None:
+        """Why ``seat`` may not play a face-down card now (None if it may), bets aside.
+
+        The table tracker asks it about a card read as a back: where the rules
+        forbid one, the card is face up and was misread.
+        """
+        if self.deal is None or self.deal.over or seat not in self.deal.by_seat:
+            return "no hand is being played"
+        return self.deal.by_seat[seat].covered_block(seat)
+
     def declaration_kind(self, seat: int) -> str | None:
         """``"envido"`` or ``"flor"`` when a comparison waits for declarations in ``seat``'s hand."""
         if self.deal is None or self.deal.over or seat not in self.deal.by_seat:

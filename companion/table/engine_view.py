@@ -83,7 +83,17 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
         mano=state.get("mano"),
         turns=tuple(state.get("turns") or ()) if in_hand else (),
         trick_winners=tuple(t.get("winner") for t in state.get("tricks") or []) if in_hand else (),
+        face_down_ok=in_hand and _face_down_ok(game, state),
     )
+
+
+def _face_down_ok(game: Any, state: dict[str, Any]) -> bool:
+    """Whether a seat due to play may put a card face down (engines without the query: yes)."""
+    block = getattr(game, "covered_block", None)
+    if block is None:
+        return True
+    seats = tuple(state.get("turns") or ()) or ((state["turn"],) if state.get("turn") is not None else ())
+    return any(block(int(seat)) is None for seat in seats) if seats else True
 
 
 def _answering_seat(game: Any) -> int | None:

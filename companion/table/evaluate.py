@@ -43,13 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.variants import resolve
+from companion.paths import models_dir
 from companion.table.fusion import FusionConfig
-from companion.table.observations import FrameDetections
+from companion.table.observations import FrameDetections, read_stream, write_stream
 from companion.table.render_session import RenderOptions, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
 from companion.table.session import SessionConfig, frame_size
 from companion.table.script import SessionScript, make_script
 from companion.table.simulate import NoiseModel, noisy_stream
+from companion.table.tracker import WEAK_CONFIDENCE
 from companion.table.zones import Calibration, Zones
 
 VARIANTS = ("paulista", "mineiro", "mineiro-2pt", "clean-28", "argentino")
@@ -178,9 +180,25 @@ def _pct(values: list[float], q: float) -> float | None:
 
 # --- running ------------------------------------------------------------------------------------
 
+def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str, Any]:
+    """What a recorded detection stream depends on besides the video (checked before reusing one)."""
+    return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
+            "off_deck_prior": off_deck_prior}
+
+
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
                 noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
-                off_deck_prior: float = 0.05, det_conf: float | None = None) -> dict[str, Any]:
+                off_deck_prior: float = 0.05, det_conf: float | None = None,
+                recorded: Path | None = None) -> dict[str, Any]:
+    """Replay one rendered session in ``mode`` and compare its table log with the truth.
+
+    ``recorded`` (video mode): a folder of detection streams, one JSONL per
+    session.  A session with a stream there replays it instead of its video;
+    one without has the stream written while its video is read.  Tracker and
+    fusion changes are then measured in seconds, on exactly the detections of
+    the recorded run (its latency and speed figures no longer include the
+    detector: take those from a run on the video).
+    """
     folder = out / "sessions" / spec.name
     script_path = folder / "session.json"
     if script_path.exists():
@@ -205,16 +223,26 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
                                        off_deck_prior=off_deck_prior)
         result = replay(script.match, video=folder / "video.mp4", detector=detector, transcript=transcript,
                         lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config))
+    elif mode == "video" and recorded is not None and (recorded / f"{spec.name}.jsonl").exists():
+        header, frames = read_stream(recorded / f"{spec.name}.jsonl")
+        if header.get("detector") != detector_identity(det_conf, off_deck_prior):
+            raise ValueError(f"{recorded / spec.name}.jsonl was recorded with {header.get('detector')}, not "
+                             f"{detector_identity(det_conf, off_deck_prior)}: use another --detections folder")
+        result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,
+                        first_dealer=first_dealer, config=copy.deepcopy(config))
     elif mode == "video":
-        from companion.vision.detector import CardDetector
+        from companion.table.session import table_detector
 
         family = meta["family"]
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
-            extra = {} if det_conf is None else {"conf": det_conf}
-            detector_cache[(family, deck)] = CardDetector(family, deck=deck, off_deck_prior=off_deck_prior, **extra)
+            detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior)
+        seen: list[FrameDetections] = []
         result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[(family, deck)],
                         transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer,
-                        config=copy.deepcopy(config))
+                        config=copy.deepcopy(config), on_frame=lambda _s, _i, frame: seen.append(frame))
+        if recorded is not None:
+            write_stream(recorded / f"{spec.name}.jsonl", seen, session=spec.name,
+                         detector=detector_identity(det_conf, off_deck_prior))
     else:
         fps = float(meta["fps"])
         times = [i / fps for i in range(int(script.duration * fps))]
@@ -308,6 +336,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="frame size of the rendered sessions (1280x720: a 720p webcam)")
     parser.add_argument("--conf", type=float, default=None,
                         help="video mode: the detector's threshold (default: what `companion replay` uses)")
+    parser.add_argument("--detections", metavar="DIR", default=None,
+                        help="video mode: record each session's detection stream here, or replay the one "
+                             "recorded before instead of the video (same models and --conf assumed: tracker "
+                             "changes measured in seconds; latency and speed then exclude the detector)")
+    parser.add_argument("--weak", type=float, default=None,
+                        help="tracker: weaker detections down to this keep a card's track (0: ignored)")
+    parser.add_argument("--weak-frames", type=int, default=None,
+                        help="tracker: weak detections before a card seen only weakly counts")
     parser.add_argument("--presence", type=float, default=None,
                         help="tracker: detections whose detector score is weaker are ignored")
     args = parser.parse_args(argv)
@@ -327,9 +363,17 @@ def main(argv: list[str] | None = None) -> int:
         config.fusion.hold = args.hold
     if args.presence is not None:
         config.tracker.min_detection_confidence = args.presence
+    if args.weak is not None:
+        config.tracker.weak_confidence = args.weak if args.weak > 0 else None
+    if args.weak_frames is not None:
+        config.tracker.weak_frames = args.weak_frames
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cache: dict[Any, Any] = {}
+    recorded = Path(args.detections) if args.detections else None
+    if recorded is not None:
+        recorded.mkdir(parents=True, exist_ok=True)
+        report["detections"] = str(recorded)
     if args.render_only:
         for spec in specs:
             folder = out / "sessions" / spec.name
@@ -343,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             try:
                 row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration,
-                                  args.off_deck_prior, args.conf)
+                                  args.off_deck_prior, args.conf, recorded)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)

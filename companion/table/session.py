@@ -29,7 +29,7 @@ import numpy as np
 from companion.table.engine_view import TableLog
 from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import Detection, FrameDetections, VoiceObservation
-from companion.table.tracker import TableTracker, TrackerConfig
+from companion.table.tracker import WEAK_CONFIDENCE, TableTracker, TrackerConfig
 from companion.table.zones import Zones
 
 
@@ -64,6 +64,17 @@ class SessionStats:
             "process_ms": round(1000 * self.process_seconds / max(1, self.frames), 1),
             "stream_seconds": round(self.stream_seconds, 2),
         }
+
+
+def table_detector(family: str, deck: Any = None, conf: float | None = None, **options: Any) -> Any:
+    """The card detector as the table uses it: boxes down to the tracker's weak
+    threshold (:data:`~companion.table.tracker.WEAK_CONFIDENCE`), since a card
+    the detector barely sees for seconds must still be tracked (``companion
+    detect`` keeps the stricter threshold of a single photo).  Raises the
+    vision layer's ``ModelError`` when the weights are missing or broken."""
+    from companion.vision.detector import CardDetector
+
+    return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 
 def adapt_detections(raw: Any) -> tuple[Detection, ...]:

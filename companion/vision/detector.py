@@ -71,7 +71,8 @@ class Detection:
     ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image;
     ``rank_confidence``: classifier probability alone (1.0 for backs);
     ``detector_confidence``: the detector's score alone (a card is there, whatever it is);
-    ``alternatives``: the classifier's next readings of the same card, as (card, confidence), best first.
+    ``alternatives``: the classifier's next readings of the same card, as (card, confidence), best first
+    (for a back: its likeliest faces, for where the rules forbid a face-down card).
     """
 
     card: str
@@ -383,15 +384,18 @@ class CardDetector:
             box = tuple(float(v) for v in boxes[i])
             said_back = classes[i] != 0
             (name, prob), others = readings[k][0], readings[k][1:]
+            faces = [(n, p) for n, p in readings[k] if n != "back"]
+            # a back keeps the classifier's face readings as runners-up: where the rules forbid a
+            # face-down card, the tracker asks about the likeliest face instead of losing the play
+            face_alts = tuple((n, float(scores[i] * p)) for n, p in faces[:3])
             if (name == "back") != said_back and prob < self.overrule:
                 # the classifier contradicts the detector's face/back call without being sure: keep the call
-                faces = [(n, p) for n, p in readings[k] if n != "back"]
                 if said_back or not faces:
-                    result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i])))
+                    result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i]), face_alts))
                     continue
                 (name, prob), others = faces[0], faces[1:]
-            if name == "back":  # a back is sure as soon as the detector is: nothing to name
-                result.append(Detection("back", float(scores[i]), box, prob, float(scores[i])))
+            if name == "back":  # a back is sure as soon as the detector is: nothing else to name
+                result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts))
                 continue
             result.append(Detection(name, float(scores[i] * prob), box, prob, float(scores[i]),
                                     tuple((n, float(scores[i] * p)) for n, p in others[:3] if n != "back")))

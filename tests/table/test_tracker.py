@@ -313,3 +313,104 @@ def test_an_unsure_vira_is_proposed_with_its_other_readings():
     (p,) = table.proposals
     assert p.event["type"] == "hand" and p.event["vira"] == "7H" and "low_confidence" in p.flags
     assert p.alternatives == ["KH"]  # 8H is not in this deck
+
+
+def test_a_card_the_detector_barely_sees_for_seconds_is_still_played():
+    """Found on rendered sessions: a jack the detector scored 0.15-0.3 for 6 s was never
+    tracked, and every later card of the hand took the wrong seat."""
+    weak = [(k / 10, ("AS", 0.2, (320, 400))) for k in range(12)]
+    table, tracker = _FakeTable(), TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for t, det in weak:
+        tracker.update(_frame(t, det), lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "card": "AS"} and "low_confidence" in p.flags
+    assert p.t == 0.0  # dated from its first weak sighting
+    # without weak tracking the card is lost
+    table, tracker = _FakeTable(), TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
+                                                TrackerConfig(weak_confidence=None))
+    for t, det in weak:
+        tracker.update(_frame(t, det), lambda: table.view, table.submit)
+    assert table.proposals == []
+
+
+def test_a_fleeting_weak_box_is_no_card_and_keeps_no_table_in_play():
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(30):
+        dets = [("AS", 0.2, (320, 400))] if k < TrackerConfig().weak_frames - 1 else []
+        tracker.update(_frame(k / 10, *dets), lambda: table.view, table.submit)
+    assert table.proposals == []
+    assert not tracker.undecided_before(10.0)  # words heard meanwhile do not wait for it
+
+
+def test_weak_sightings_keep_a_card_seen_well_in_one_track():
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(20):  # seen well, then only weakly (a hand half over it): one card, one play
+        conf = 0.9 if k < 4 else 0.2
+        tracker.update(_frame(k / 10, ("AS", conf, (320, 400))), lambda: table.view, table.submit)
+    assert [p.event for p in table.proposals] == [{"type": "play", "seat": 0, "card": "AS"}]
+    assert len(tracker.tracks) == 1
+
+
+def _back_frame(t: float, alternatives: tuple[tuple[str, float], ...]) -> FrameDetections:
+    x, y = 320, 400
+    return FrameDetections(t, (Detection(BACK, 0.5, (x - 30, y - 43, x + 30, y + 43), 0.5, alternatives),),
+                           None, (640, 480))
+
+
+def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_face():
+    """Found on rendered Clean-28 hands (no face-down cards in that variant): a 3 with one big
+    pip was read as a back, the covered play was refused, and the seat's turn was lost."""
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=False)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(4):
+        tracker.update(_back_frame(k / 10, (("AS", 0.2), ("KS", 0.1))), lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "card": "AS"}
+    assert p.flags[0] == "reread" and "face down" in p.reason and p.blocking  # asked about, never applied silently
+    # where a face-down card may be played, the same back is a covered play
+    table.proposals.clear()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(4):
+        tracker.update(_back_frame(k / 10, (("AS", 0.2), ("KS", 0.1))), lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "covered": True}
+
+
+def test_the_engine_tells_where_a_face_down_card_may_be_played():
+    from companion.engine import Game
+    from companion.table.engine_view import view_of
+
+    game = Game({"type": "match", "variant": "paulista", "players": 2})
+    game.apply({"type": "hand", "dealer": 1, "vira": "4C"})
+    assert not view_of(game).face_down_ok  # never in the first trick
+    game.apply({"type": "play", "seat": 0, "card": "7H"})
+    game.apply({"type": "play", "seat": 1, "card": "4H"})
+    assert view_of(game).face_down_ok  # seat 0 won the first trick and leads
+    game = Game({"type": "match", "variant": "clean-28", "players": 2})
+    game.apply({"type": "hand", "dealer": 1, "vira": "7C"})
+    game.apply({"type": "play", "seat": 0, "card": "KH"})
+    game.apply({"type": "play", "seat": 1, "card": "QH"})
+    assert not view_of(game).face_down_ok  # never in this variant
+
+
+def test_a_barely_readable_face_up_card_by_the_deck_is_shown_not_played():
+    """Found on rendered hands: the deck or the vira boxed twice at the deal, read at 0.03-0.1,
+    became a play and shifted every later seat of the hand."""
+    table = _FakeTable()
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(4):
+        tracker.update(FrameDetections(k / 10, (Detection("7H", 0.08, (300, 197, 360, 283), 0.9),), None, (640, 480)),
+                       lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.flags[0] == "by_deck" and not p.blocking  # an alert: shown, never applied
+    # read clearly, a card by the deck is still a play
+    table, tracker = _FakeTable(), TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(4):
+        tracker.update(FrameDetections(k / 10, (Detection("7H", 0.7, (300, 197, 360, 283), 0.9),), None, (640, 480)),
+                       lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "card": "7H"} and p.blocking

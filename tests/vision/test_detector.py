@@ -233,6 +233,8 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     got = {d.card: d for d in det.detect(np.zeros((120, 200, 3), np.uint8))}
     assert set(got) == {"back", "7S"}
     assert got["back"].box == tuple(boxes[0]) and got["back"].confidence == pytest.approx(0.8)
+    # a back keeps its likeliest faces: where the rules forbid a face-down card the tracker asks about them
+    assert got["back"].alternatives[0] == ("QH", pytest.approx(0.8 * 0.05))
     assert got["7S"].confidence == pytest.approx(0.7 * 0.6) and got["7S"].detector_confidence == pytest.approx(0.7)
     alternatives = [n for n, _ in got["7S"].alternatives]
     assert alternatives[0] == "7C" and "back" not in alternatives  # a back is not a runner-up card
@@ -246,6 +248,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     monkeypatch.setattr(det, "classify_crops", unsure)
     got = {d.card: d for d in det.detect(np.zeros((120, 200, 3), np.uint8))}
     assert set(got) == {"QH", "back"} and got["back"].box == tuple(boxes[1])
+    assert got["back"].alternatives[0][0] == "7S"
     assert got["QH"].confidence == pytest.approx(0.8 * 0.3)
 
 

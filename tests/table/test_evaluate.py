@@ -1,0 +1,33 @@
+"""The table evaluation's recorded detection streams: a tracker change is
+measured on exactly the detections of a run on the video."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.paths import models_dir
+from companion.table.evaluate import main
+
+
+@pytest.mark.skipif(not (models_dir() / "card-detector.onnx").is_file(), reason="detector weights not in models/")
+def test_recorded_detections_replay_the_video_run(tmp_path):
+    from companion.synth.art import list_designs
+
+    if not list_designs("french"):
+        pytest.skip("no french card art on this machine (see .ci/setup)")
+    args = ["--hands", "2", "--hands-per-session", "2", "--variants", "mineiro", "--mode", "video",
+            "--out", str(tmp_path / "eval"), "--detections", str(tmp_path / "streams")]
+    assert main(args) == 0
+    (stream,) = (tmp_path / "streams").glob("*.jsonl")
+    header = json.loads(stream.read_text().splitlines()[0])["stream"]
+    assert header["detector"]["conf"] == 0.15 and header["session"] == stream.stem
+    first = json.loads((tmp_path / "eval" / "sessions-video.json").read_text())
+    assert main(args) == 0  # second run: the stream, not the video
+    again = json.loads((tmp_path / "eval" / "sessions-video.json").read_text())
+    assert [r["log"] for r in again] == [r["log"] for r in first]
+    assert [r["per_hand"] for r in again] == [r["per_hand"] for r in first]
+    # a stream recorded with another detector threshold is refused, not silently reused
+    with pytest.raises(ValueError, match="recorded with"):
+        main(args + ["--conf", "0.3"])
