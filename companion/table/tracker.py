@@ -103,6 +103,7 @@ class TrackerConfig:
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
     runner_up: bool = True  # an impossible reading: decide on the detector's next best reading instead
     vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
+    settle_confidence: float = 0.2  # a card read below this waits 2 x min_frames (as a disputed reading)
     centre_play_confidence: float = 0.15  # a face-up card by the deck during a hand read below this is no play
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
 
@@ -357,8 +358,11 @@ class TableTracker:
             or (t.hits >= cfg.fast_frames and len(t.counts) == 1 and t.min_conf >= cfg.fast_confidence))]
         ready.sort(key=lambda t: (t.first_t, t.id))
         for track in ready:
-            if track.share < 1.0 and track.hits < 2 * self.config.min_frames:
-                continue  # the detector changed its mind about this card: give it a few more frames
+            if ((track.share < 1.0 or track.confidence < cfg.settle_confidence)
+                    and track.hits < 2 * self.config.min_frames):
+                # the detector changed its mind about this card, or can barely read it (often a part
+                # of it boxed while the hand that put it down still covers it): a few more frames
+                continue
             self._decide(track, frame.t, view, submit)
         return revised
 
