@@ -2,6 +2,7 @@
 
     python bench/table_eval.py                      # 60 hands: noise (default and hard) and video figures
     python bench/table_eval.py --hands 20 --quick   # noise mode, default faults only
+    python bench/table_eval.py --seed 1 --out /tmp/fresh-eval   # other sessions than the tuned-on ones
 
 A thin driver around ``python -m companion.table.evaluate`` (see its
 docstring for what each mode measures) that runs the figures reported in the
@@ -31,13 +32,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "companion-table-eval"))
+    parser.add_argument("--seed", type=int, default=0,
+                        help="which sessions (seed 0: the hands the tracker was tuned on; 1: fresh ones)")
     parser.add_argument("--quick", action="store_true", help="only the first row")
     args = parser.parse_args(argv)
     rows = ROWS[:1] if args.quick else ROWS
     out = Path(args.out)
     table = []
     for label, extra in rows:
-        evaluate.main(["--hands", str(args.hands), "--out", str(out), *extra])
+        evaluate.main(["--hands", str(args.hands), "--seed", str(args.seed), "--out", str(out), *extra])
         report = json.loads((out / "report.json").read_text())
         mode = extra[1]
         if mode not in report:

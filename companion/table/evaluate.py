@@ -203,6 +203,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
     script_path = folder / "session.json"
     if script_path.exists():
         meta = json.loads(script_path.read_text())
+        if meta.get("render", {}).get("seed", spec.opts.seed) != spec.opts.seed:
+            raise ValueError(f"{folder} was rendered for another --seed: use another --out")
         script = SessionScript.from_dict(meta["script"])
     else:
         script = make_script(spec.variant, spec.hands, spec.players, spec.seed)

@@ -147,7 +147,9 @@ class Proposal:
     ``flags`` name the doubts: ``low_confidence``, ``wrong_seat``, ``no_turn``,
     ``duplicate``, ``not_in_deck``, ``vira_outside_centre``, ``table_cleared``,
     ``new_deal`` (a hand closed because the next deal began), ``after_hand`` (a
-    card put down once the hand was over), ``speech_confirm``, ``illegal``.  A
+    card put down once the hand was over), ``by_deck`` (a barely readable face-up
+    card by the deck during a hand: a ghost of the deck or the vira, shown only),
+    ``reread`` (decided on a runner-up reading), ``speech_confirm``, ``illegal``.  A
     *blocking* proposal holds every later one until it is confirmed or rejected
     (the log never goes out of order);
     a non-blocking one (an impossible card) is only shown.

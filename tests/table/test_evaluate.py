@@ -31,3 +31,11 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
     # a stream recorded with another detector threshold is refused, not silently reused
     with pytest.raises(ValueError, match="recorded with"):
         main(args + ["--conf", "0.3"])
+
+
+def test_sessions_rendered_for_another_seed_are_not_reused(tmp_path):
+    args = ["--hands", "2", "--hands-per-session", "2", "--variants", "mineiro", "--mode", "noise",
+            "--out", str(tmp_path)]
+    assert main(args) == 0
+    with pytest.raises(ValueError, match="another --seed"):
+        main(args + ["--seed", "7"])  # (seed 7 plans a session of the same name, s00-mineiro-2p)
