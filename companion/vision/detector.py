@@ -199,13 +199,15 @@ class CardDetector:
     ``corners``: also read the two index corners with ``card-corners-<family>.onnx``
     when the models folder has one, and mix its reading into the whole card's with
     weight ``corner_weight`` (see :func:`companion.vision.crops.corner_views`).
+    ``corner_crop``: cut the corners from a crop of this size instead of the whole
+    card's (a big card keeps more of its index letter; None: the same crop).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
     def __init__(self, family: str = "french", models_dir: str | Path | None = None, conf: float = TABLE_CONF,
                  threads: int = 2, iou: float = 0.7, tta: bool = True, deck: Iterable[str] | None = None,
                  off_deck_prior: float = 0.05, scales: tuple[float, ...] = (1.0,), corners: bool = True,
-                 corner_weight: float = CORNER_WEIGHT) -> None:
+                 corner_weight: float = CORNER_WEIGHT, corner_crop: int | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -233,6 +235,7 @@ class CardDetector:
             raise ValueError(f"corner_weight must be in [0, 1], got {corner_weight!r}")
         self.corner_weight = corner_weight
         self.corners = None  # loaded only when it will be read
+        self.corner_crop = corner_crop
         if corners and corner_weight > 0 and (self.models_dir / corner_file(family)).is_file():
             self.corners = _session(self.models_dir / corner_file(family), threads)
             if _names(self.corners) != self.cls_names:
@@ -330,7 +333,11 @@ class CardDetector:
         out_list: list[list[tuple[str, float]]] = [[] for _ in range(len(boxes))]
         if not crops:
             return out_list
-        out = self.classify_crops(np.stack(crops))
+        big = None
+        if self.corners is not None and self.corner_crop and self.corner_crop != self.crop:
+            # (a box crop_card could cut at one size it can cut at any other)
+            big = np.stack([crop_card(image_bgr, tuple(boxes[i]), self.corner_crop) for i in ok])
+        out = self.classify_crops(np.stack(crops), big)
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
@@ -339,8 +346,9 @@ class CardDetector:
             out_list[i] = [(self.cls_names[int(c)], float(out[j, c])) for c in top[j]]
         return out_list
 
-    def classify_crops(self, crops_bgr: np.ndarray) -> np.ndarray:
-        """Class probabilities (N x classes) for N crops made by :func:`crop_card`.
+    def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None) -> np.ndarray:
+        """Class probabilities (N x classes) for N crops made by :func:`crop_card`
+        (``corner_crops``: the same cards cut at ``corner_crop``, for the corners).
 
         With ``tta`` each crop is also read upside down and the two readings are
         averaged: a card is the same card both ways up (its two index corners), the
@@ -354,7 +362,8 @@ class CardDetector:
         if self.corners is not None:
             # the two corners of a crop are the two corners of it upside down: no separate TTA
             both = _run_batch(self.corners, self.corner_input, self.corner_batch,
-                              corner_views(crops_bgr, self.corner_size))
+                              corner_views(crops_bgr if corner_crops is None else corner_crops,
+                                           self.corner_size))
             out = mix_readings(out, (both[:n] + both[n:]) / 2.0, self.corner_weight)
         return out
 

@@ -275,14 +275,18 @@ def main(argv: list[str] | None = None) -> int:
                         "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
+    p.add_argument("--corner-crop", type=int, default=None,
+                   help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
-                                corner_weight=args.corner_weight, **photo_settings(args.conf, args.scales))
+                                corner_weight=args.corner_weight, corner_crop=args.corner_crop,
+                                **photo_settings(args.conf, args.scales))
     except ValueError as exc:
         p.error(str(exc))
     result: dict = {"conf": detector.conf, "scales": list(detector.scales),
-                    "corner_weight": detector.corner_weight if detector.corners is not None else None}
+                    "corner_weight": detector.corner_weight if detector.corners is not None else None,
+                    "corner_crop": detector.corner_crop}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

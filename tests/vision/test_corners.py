@@ -104,3 +104,21 @@ def test_readings_mix_as_a_weighted_geometric_mean():
     expected = np.sqrt(whole[1] * corners[1])
     assert np.allclose(mixed[1], expected / expected.sum())
     assert mix_readings(whole, corners, 0.0) is whole
+
+
+def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    # a big card: the whole card is read from its 96 px crop, the corners from a 192 px one
+    image = cv2.resize(np.tile(_marked_crop(), (1, 1, 1)), (300, 420), interpolation=cv2.INTER_NEAREST)
+    box = np.array([[0.0, 0.0, 300.0, 420.0]])
+    same = CardDetector("french", models_dir=models_copy)
+    big = CardDetector("french", models_dir=models_copy, corner_crop=192)
+    assert same.corner_crop is None and big.corner_crop == 192
+    seen = []
+    original = big.classify_crops
+    big.classify_crops = lambda crops, corner_crops=None: seen.append((crops.shape, corner_crops.shape)) or original(
+        crops, corner_crops)
+    readings = big.readings(np.ascontiguousarray(image), box, 3)
+    assert seen == [((1, 96, 96, 3), (1, 192, 192, 3))]
+    assert len(readings[0]) == 3 and len(same.readings(np.ascontiguousarray(image), box, 3)[0]) == 3
