@@ -10,8 +10,9 @@ classifier many more ways of writing "Q" than the training decks do.
 
 The original index is painted over with the card's own paper colour first, so
 a crop never carries two indices that disagree.  Pure image work (numpy,
-OpenCV, Pillow); Debian's DejaVu and Liberation fonts when present, OpenCV's
-Hershey faces otherwise.
+OpenCV, Pillow); every TrueType and OpenType face installed (see
+datasets/README.md for the Debian font packages the shipped data used), OpenCV's
+Hershey faces when there are none.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ def text_fonts() -> tuple[str, ...]:
     for root in FONT_DIRS:
         base = Path(root)
         if base.is_dir():
-            found += [str(p) for p in base.rglob("*.ttf")]
-    skip = ("math", "stix", "symbol", "emoji", "dingbat")
+            found += [str(p) for p in base.rglob("*.ttf")] + [str(p) for p in base.rglob("*.otf")]
+    skip = ("math", "stix", "symbol", "emoji", "dingbat", "d050000l")  # (URW's D050000L is its dingbats)
     return tuple(sorted(p for p in found if not any(s in Path(p).name.lower() for s in skip)))
 
 

@@ -255,3 +255,16 @@ def test_reindexed_face_redraws_only_the_index_corners_in_the_suits_colour():
     assert len(ink) > 20 and (ink[:, 2] > ink[:, 0] + 60).mean() > 0.8  # hearts in red (BGR: R is last)
     dark = out["QS"][:, :, :3].reshape(-1, 3).astype(int)
     assert ((dark.sum(axis=1) < 150).sum()) > 20  # spades in black
+
+
+def test_index_fonts_are_text_faces_of_both_kinds(tmp_path, monkeypatch):
+    from companion.synth import reindex
+
+    for name in ("Serif.ttf", "Book.otf", "StandardSymbolsPS.otf", "D050000L.otf", "STIXMath.ttf", "notes.txt"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(reindex, "FONT_DIRS", (str(tmp_path),))
+    reindex.text_fonts.cache_clear()
+    try:
+        assert [p.rsplit("/", 1)[1] for p in reindex.text_fonts()] == ["Book.otf", "Serif.ttf"]
+    finally:
+        reindex.text_fonts.cache_clear()
