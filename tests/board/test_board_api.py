@@ -168,8 +168,11 @@ def test_companion_board_command_serves_the_store(tmp_path):
     url = f"sqlite:///{tmp_path / 'h.sqlite'}"
     rec = MatchRecorder.start(HistoryStore(url), PAULISTA)
     rec.record({"type": "hand", "dealer": 3, "vira": "4D"})
+    # (a child inherits an ignored SIGINT, and a shell ignores it in the commands it starts in the
+    # background (`pytest &`): the board would then never hear the Ctrl-C this test sends)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "board", "--db", url, "--port", "0",
-                             "--poll", "0.1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--poll", "0.1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()
         assert line.startswith("scoreboard: http://127.0.0.1:"), proc.stderr.read()
@@ -190,7 +193,7 @@ def test_companion_board_command_serves_the_store(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         try:
-            proc.wait(timeout=40)  # a loaded machine (a training run beside) is slow to shut down
+            proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

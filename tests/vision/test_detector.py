@@ -48,7 +48,7 @@ def test_fixtures_cards_are_found(french):
             named += any(d.card == truth["card"] for d in hits)
         false += sum(not any(_iou(d.box, t["box"]) >= 0.5 for t in rec["cards"]) for d in dets)
     # Regression floors of the shipped weights on held-back designs (models/README.md):
-    # v5 (with the index-corner classifier) boxes and names all 12 fixture cards with no false
+    # v5 and v6 (with the index-corner classifier) box and name all 12 fixture cards with no false
     # detection; v3 and v4 named 10 (second: 12 / 9 / 0, first: 5 boxed, 1 named).
     # Raise these as the models improve.  A broken pre- or post-processing (wrong channel
     # order, letterbox, crop turn or box mapping) gives far less.
