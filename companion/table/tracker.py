@@ -14,6 +14,12 @@ How a detection becomes an event:
   confidence-weighted vote of its detections.  A card counts once it was
   seen in ``min_frames`` frames (hysteresis: a single false positive never
   counts, a card flickering out for a few frames keeps its track).
+* Weak detections (presence between ``weak_confidence`` and
+  ``min_detection_confidence``) keep a card's track going; a card seen only
+  weakly counts after ``weak_frames``, and a weak box mostly inside a surer one
+  is part of that card.  A card the detector barely sees for seconds is still
+  a card, and losing it gives every later card of the hand the wrong seat.
+  A card read under ``settle_confidence`` is given ``2 x min_frames`` first.
 * Every card accounted for in a hand leaves an *anchor* (label + place).  A
   track that becomes stable on an anchor is the same card seen again (after
   an occlusion, a flicker longer than the track's patience) and is silent.
@@ -21,7 +27,10 @@ How a detection becomes an event:
   variant turns a vira, card in the middle of the table), the first play of a
   new hand (no vira in the variant), or a play of the seat whose turn the
   engine says it is.  A back in the middle is the deck; a back in a seat zone
-  during a hand is a covered play.
+  during a hand is a covered play, unless the rules forbid one there and then
+  (``TableView.face_down_ok``): then it is a misread face, and its likeliest
+  face is asked about (``reread``).  A barely readable face-up card by the
+  deck during a hand is a ghost of the deck or the vira (``by_deck``: shown).
 * Doubts become flags, never silent fixes: a card not in the variant's deck
   or already out in this hand (``not_in_deck``, ``duplicate``: shown, not
   applied), a card lying in another seat's zone than the turn says
@@ -108,10 +117,14 @@ class TrackerConfig:
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
 
 
-def iou(a: Box, b: Box) -> float:
+def _intersection(a: Box, b: Box) -> float:
     x1, y1 = max(a[0], b[0]), max(a[1], b[1])
     x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    return max(0.0, x2 - x1) * max(0.0, y2 - y1)
+
+
+def iou(a: Box, b: Box) -> float:
+    inter = _intersection(a, b)
     if inter <= 0:
         return 0.0
     area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
@@ -120,11 +133,8 @@ def iou(a: Box, b: Box) -> float:
 
 def inside_share(a: Box, b: Box) -> float:
     """How much of box ``a`` lies inside box ``b`` (0..1)."""
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
     area = (a[2] - a[0]) * (a[3] - a[1])
-    return inter / area if area > 0 else 0.0
+    return _intersection(a, b) / area if area > 0 else 0.0
 
 
 def _center(box: Box) -> tuple[float, float]:
