@@ -162,10 +162,18 @@ class HistoryStore:
             return match
 
     def find_match(self, ref: str | int) -> Match:
-        """A match by numeric id or (a prefix of) its uuid."""
+        """A match by numeric id or (a prefix of) its uuid.
+
+        A uuid prefix can be all digits ("77563547"): a number that is no match
+        id is then tried as a uuid prefix (an id wins when both exist).
+        """
         text = str(ref)
         if text.isdigit():
-            return self.get_match(int(text))
+            try:
+                return self.get_match(int(text))
+            except NoSuchMatch:
+                if len(text) < 4:
+                    raise
         with self.session() as s:
             ids = s.scalars(select(Match.id).where(Match.uuid.like(text + "%"))).all()
         if len(ids) != 1:

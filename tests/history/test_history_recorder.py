@@ -127,3 +127,19 @@ def test_a_resumed_recorder_gives_back_its_table_log(store):
     assert resumed.match_event == match
     assert resumed.stored_events() == [match, {"type": "hand", "dealer": 3, "vira": "4D"}]
     assert len(resumed.stored_events(include_rejected=True)) == 3
+
+
+def test_a_match_is_found_by_a_uuid_prefix_made_of_digits(store):
+    """Found by a CI run: `history delete 77563547` took the uuid's first eight characters for a
+    match id (one uuid in about 40 starts with eight digits) and said there was no such match."""
+    from companion.history.models import Match
+    from companion.history.store import NoSuchMatch
+
+    rec = MatchRecorder.start(store, {"type": "match", "variant": "paulista", "players": 4, "names": NAMES})
+    with store.session() as s:
+        s.get(Match, rec.match_id).uuid = "77563547-0000-4000-8000-000000000000"
+        s.commit()
+    assert store.find_match("77563547").id == rec.match_id
+    assert store.find_match(str(rec.match_id)).id == rec.match_id  # an id still wins
+    with pytest.raises(NoSuchMatch, match="no match 99"):
+        store.find_match("99")
