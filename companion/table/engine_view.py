@@ -88,12 +88,9 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
 
 
 def _face_down_ok(game: Any, state: dict[str, Any]) -> bool:
-    """Whether a seat due to play may put a card face down (engines without the query: yes)."""
-    block = getattr(game, "covered_block", None)
-    if block is None:
-        return True
+    """Whether a seat due to play may put a card face down (no seat due, a bet open: not ruled out)."""
     seats = tuple(state.get("turns") or ()) or ((state["turn"],) if state.get("turn") is not None else ())
-    return any(block(int(seat)) is None for seat in seats) if seats else True
+    return any(game.covered_block(int(seat)) is None for seat in seats) if seats else True
 
 
 def _answering_seat(game: Any) -> int | None:

@@ -227,9 +227,10 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
                         lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config))
     elif mode == "video" and recorded is not None and (recorded / f"{spec.name}.jsonl").exists():
         header, frames = read_stream(recorded / f"{spec.name}.jsonl")
-        if header.get("detector") != detector_identity(det_conf, off_deck_prior):
+        identity = detector_identity(det_conf, off_deck_prior)
+        if header.get("detector") != identity:
             raise ValueError(f"{recorded / spec.name}.jsonl was recorded with {header.get('detector')}, not "
-                             f"{detector_identity(det_conf, off_deck_prior)}: use another --detections folder")
+                             f"{identity}: use another --detections folder")
         result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,
                         first_dealer=first_dealer, config=copy.deepcopy(config))
     elif mode == "video":

@@ -337,7 +337,7 @@ class CardDetector:
         if self.corners is not None and self.corner_crop and self.corner_crop != self.crop:
             # (a box crop_card could cut at one size it can cut at any other)
             big = np.stack([crop_card(image_bgr, tuple(boxes[i]), self.corner_crop) for i in ok])
-        out = self.classify_crops(np.stack(crops)) if big is None else self.classify_crops(np.stack(crops), big)
+        out = self.classify_crops(np.stack(crops), big)
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
