@@ -234,6 +234,8 @@ class CardDetector:
         if not 0.0 <= corner_weight <= 1.0:
             raise ValueError(f"corner_weight must be in [0, 1], got {corner_weight!r}")
         self.corner_weight = corner_weight
+        if corner_crop is not None and corner_crop < CORNER // 2:
+            raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
         if corners and corner_weight > 0 and (self.models_dir / corner_file(family)).is_file():

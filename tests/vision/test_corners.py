@@ -122,3 +122,5 @@ def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
     readings = big.readings(np.ascontiguousarray(image), box, 3)
     assert seen == [((1, 96, 96, 3), (1, 192, 192, 3))]
     assert len(readings[0]) == 3 and len(same.readings(np.ascontiguousarray(image), box, 3)[0]) == 3
+    with pytest.raises(ValueError, match="corner_crop"):
+        CardDetector("french", models_dir=models_copy, corner_crop=0)
