@@ -35,6 +35,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 LAYOUTS = ("table", "pile", "scatter", "closeup", "fan")  # companion.synth.layouts.LAYOUTS (not imported: keeps --help fast)
+INDEX_STYLES = ("stacked", "single", "row", "row_single")  # companion.synth.reindex.INDEX_STYLES (same reason)
 
 
 def _recrop(args: argparse.Namespace) -> int:
@@ -77,7 +78,7 @@ def _crops(args: argparse.Namespace) -> int:
     try:
         count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,
                             start=args.start, figures=args.figures, face_mix=args.face_mix,
-                            reindex=args.reindex)
+                            reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip)
     except ArtError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -119,6 +120,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="share of figures drawn with another figure's picture inside their own index corners")
     c.add_argument("--reindex", type=float, default=0.0, metavar="P",
                    help="share of French cards whose index corners are redrawn in another typeface")
+    c.add_argument("--index-styles", nargs="+", default=["stacked"], choices=INDEX_STYLES, metavar="STYLE",
+                   help="layouts of a redrawn index, one drawn per card: stacked (rank over suit, two corners), "
+                        "single (one corner), row (rank and suit on one line, top and bottom), row_single (top only)")
+    c.add_argument("--big-pip", type=float, default=0.0, metavar="P",
+                   help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)

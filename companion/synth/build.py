@@ -238,7 +238,8 @@ def mixed_face(design: Design, card: str, rng: np.random.Generator) -> np.ndarra
 
 
 def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Design], figures: bool = False,
-                      face_mix: float = 0.0, reindex: float = 0.0) -> Scene:
+                      face_mix: float = 0.0, reindex: float = 0.0, index_styles: tuple[str, ...] = ("stacked",),
+                      big_pip: float = 0.0) -> Scene:
     """A small scene centred on one card with a few neighbours, for classifier crops.
 
     Cheaper than a full table (small canvas) and scaled so the cards are 50-260 px
@@ -246,7 +247,9 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
     ``figures``: only figure cards (J, Q, K / sota, caballo, rey); ``face_mix``: the
     share of figures drawn with another figure's picture (:func:`mixed_face`);
     ``reindex``: the share of French cards whose index corners are redrawn in
-    another typeface (:func:`companion.synth.reindex.reindexed_face`).
+    another typeface (:func:`companion.synth.reindex.reindexed_face`), in one of
+    ``index_styles``, and ``big_pip`` the share of those number cards drawn as one
+    large pip.
     """
     from companion.synth.layouts import random_lighting
     from companion.synth.scene import Camera, Placement
@@ -266,7 +269,8 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
             from companion.synth.art import card_image
             from companion.synth.reindex import reindexed_face
 
-            face = reindexed_face(face if face is not None else card_image(design, card), card, rng)
+            face = reindexed_face(face if face is not None else card_image(design, card), card, rng,
+                                  index_styles, big_pip)
         return face
 
     placements = [Placement(cards[0], (0.0, 0.0), float(rng.uniform(0, 360)), 1.0, int(rng.integers(0, 3)),
@@ -290,14 +294,14 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
                          lighting=lighting, rng=rng, distractors=int(rng.random() < 0.2))
 
 
-def _crop_worker(args: tuple[str, str, int, int, int, str, int, bool, float, float]) -> int:
-    family, split, start, stop, seed, out, crop, figures, face_mix, reindex = args
+def _crop_worker(args: tuple) -> int:
+    family, split, start, stop, seed, out, crop, figures, face_mix, reindex, index_styles, big_pip = args
     cv2.setNumThreads(1)
     designs = _split_designs_cached(family, split)
     count = 0
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
-        scene = render_crop_scene(rng, family, designs, figures, face_mix, reindex)
+        scene = render_crop_scene(rng, family, designs, figures, face_mix, reindex, index_styles, big_pip)
         count += write_crops(scene.image, [(c.card, c.box, c.visible) for c in scene.cards], Path(out) / split,
                              f"c{family[:2]}{i:07d}", crop, rng)
     return count
@@ -305,15 +309,16 @@ def _crop_worker(args: tuple[str, str, int, int, int, str, int, bool, float, flo
 
 def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0, workers: int = 1,
                 crop: int = CROP, start: int = 0, figures: bool = False, face_mix: float = 0.0,
-                reindex: float = 0.0) -> int:
+                reindex: float = 0.0, index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> int:
     """Render ``n`` small scenes and write classifier crops to ``out/<split>/<CARD>/``; returns the count.
 
-    ``figures``/``face_mix``/``reindex``: see :func:`render_crop_scene` (figure-only scenes, mixed
-    pictures, redrawn indices).
+    ``figures``/``face_mix``/``reindex``/``index_styles``/``big_pip``: see :func:`render_crop_scene`
+    (figure-only scenes, mixed pictures, redrawn indices and how they are laid out).
     """
     designs_for(family, split, workers)
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
-    chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop, figures, face_mix, reindex)
+    chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop, figures, face_mix, reindex,
+               tuple(index_styles), big_pip)
               for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_crop_worker(c) for c in chunks)

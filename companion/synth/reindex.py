@@ -68,8 +68,8 @@ def _paper_colour(rgb: np.ndarray) -> np.ndarray:
 
 
 def _index_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[int, int, int],
-                 rng: np.random.Generator) -> np.ndarray:
-    """A pw x ph RGB patch: the rank over the suit sign, on paper."""
+                 rng: np.random.Generator, suit: bool = True) -> np.ndarray:
+    """A pw x ph RGB patch: the rank over the suit sign (or the rank alone), on paper."""
     from PIL import Image, ImageDraw, ImageFont
 
     patch = Image.new("RGB", (pw, ph), tuple(int(v) for v in paper))
@@ -101,6 +101,8 @@ def _index_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[i
         patch = Image.fromarray(arr)
         draw = ImageDraw.Draw(patch)
         top = int(ph * 0.04) + th
+    if not suit:
+        return np.array(patch)
     suit_h = int(ph * rng.uniform(0.25, 0.36))
     sf = suit_font()
     gap = int(ph * 0.05)
@@ -112,13 +114,76 @@ def _index_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[i
     return np.array(patch)
 
 
-def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator) -> np.ndarray:
-    """``art`` (a French card face, BGR or BGRA as the art module hands out) with both index corners redrawn.
+INDEX_STYLES = ("stacked", "single", "row", "row_single")
 
-    The index goes in the top-left and, turned half a turn, bottom-right corner
-    (most decks), or top-right and bottom-left (one held-back deck does that);
-    its colour is the suit's (red/black, sometimes four-colour).
+
+def _suit_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    """A pw x ph RGB patch: the suit sign alone, on paper (the right half of a "row" index)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    patch = Image.new("RGB", (pw, ph), tuple(int(v) for v in paper))
+    sf = suit_font()
+    if sf is None:
+        return np.array(patch)
+    draw = ImageDraw.Draw(patch)
+    font = ImageFont.truetype(sf, size=max(5, int(ph * 0.95)))
+    glyph = SUIT_GLYPHS[card[-1]]
+    box = draw.textbbox((0, 0), glyph, font=font)
+    draw.text(((pw - (box[2] - box[0])) / 2 - box[0], (ph - (box[3] - box[1])) / 2 - box[1]), glyph,
+              fill=colour, font=font)
+    return np.array(patch)
+
+
+def _big_pip(rgb: np.ndarray, card: str, paper: np.ndarray, colour: tuple[int, int, int],
+             rng: np.random.Generator) -> None:
+    """Paint the card's body as one large suit sign on bare paper, in place.
+
+    Minimalist decks (one held-back design is one) draw every number card as the
+    same huge pip and leave the rank to the index alone; a classifier that only
+    saw pip layouts reads such a card by what it resembles.
     """
+    from PIL import Image, ImageDraw, ImageFont
+
+    sf = suit_font()
+    if sf is None:
+        return
+    h, w = rgb.shape[:2]
+    edge = max(1, int(0.015 * min(h, w)))
+    rgb[edge:h - edge, edge:w - edge] = paper
+    img = Image.fromarray(np.ascontiguousarray(rgb))
+    draw = ImageDraw.Draw(img)
+    size = int(w * rng.uniform(0.55, 1.0))
+    font = ImageFont.truetype(sf, size=max(8, int(size * 1.3)))
+    glyph = SUIT_GLYPHS[card[-1]]
+    box = draw.textbbox((0, 0), glyph, font=font)
+    cx, cy = w * rng.uniform(0.45, 0.55), h * rng.uniform(0.5, 0.68)
+    draw.text((cx - (box[2] - box[0]) / 2 - box[0], cy - (box[3] - box[1]) / 2 - box[1]), glyph,
+              fill=colour, font=font)
+    rgb[:] = np.array(img)
+
+
+def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator,
+                   styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> np.ndarray:
+    """``art`` (a French card face, BGR or BGRA as the art module hands out) with its index corners redrawn.
+
+    ``styles``: the index layouts to draw one from, evenly:
+
+    - ``stacked``: rank over suit in the top-left and, turned half a turn,
+      bottom-right corner (most decks), or top-right and bottom-left (one in five);
+    - ``single``: the same, in one corner only;
+    - ``row``: the rank in one top corner and the suit sign in the other, on one
+      line, and the same turned at the bottom (decks with a wide index band);
+    - ``row_single``: that line at the top only (a minimalist deck prints nothing
+      at the bottom, so a card lying upside down shows its index bottom-right).
+
+    ``big_pip``: the share of number cards (A-10) whose body becomes one large
+    suit sign (:func:`_big_pip`).  The colour is the suit's (red/black, sometimes
+    four-colour).  With the defaults the draws are those of the first version, so
+    the v6 data can be rebuilt.
+    """
+    for style in styles:
+        if style not in INDEX_STYLES:
+            raise ValueError(f"unknown index style {style!r}; expected some of {INDEX_STYLES}")
     out = art.copy()
     rgb = out[:, :, :3]
     h, w = rgb.shape[:2]
@@ -130,21 +195,46 @@ def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator) -> np.n
         colour = FOUR_COLOURS[card[-1]]
     else:
         colour = RED if card[-1] in RED_SUITS else BLACK
-    patch = _index_patch(card, pw, ph, paper, colour, rng)
-    # cover the printed index (a little wider than the new one, so no old stroke is left)
-    cw, chh = int(w * 0.2), int(h * 0.27)
-    right = rng.random() < 0.2
-    corners = [(mx, my, patch), (w - mx - pw, h - my - ph, patch[::-1, ::-1])]
-    covers = [(0, 0), (w - cw, h - chh)]
-    if right:
-        corners = [(w - mx - pw, my, patch), (mx, h - my - ph, patch[::-1, ::-1])]
-        covers = [(w - cw, 0), (0, h - chh)]
+    style = styles[0] if len(styles) == 1 else styles[int(rng.integers(len(styles)))]
+    if big_pip > 0 and card[:-1] not in ("J", "Q", "K") and rng.random() < big_pip:
+        _big_pip(rgb, card, paper, colour, rng)
     edge = max(1, int(0.015 * min(h, w)))
-    for (cx, cy) in covers:
+    cw, chh = int(w * 0.2), int(h * 0.27)
+
+    def cover(cx: int, cy: int) -> None:
         x0, y0 = max(cx, edge), max(cy, edge)
         x1, y1 = min(cx + cw, w - edge), min(cy + chh, h - edge)
         rgb[y0:y1, x0:x1] = paper
+
+    if style in ("stacked", "single"):
+        patch = _index_patch(card, pw, ph, paper, colour, rng)
+        # cover the printed index (a little wider than the new one, so no old stroke is left)
+        right = rng.random() < 0.2
+        corners = [(mx, my, patch), (w - mx - pw, h - my - ph, patch[::-1, ::-1])]
+        covers = [(0, 0), (w - cw, h - chh)]
+        if right:
+            corners = [(w - mx - pw, my, patch), (mx, h - my - ph, patch[::-1, ::-1])]
+            covers = [(w - cw, 0), (0, h - chh)]
+        if style == "single":
+            covers = [(0, 0), (w - cw, 0), (0, h - chh), (w - cw, h - chh)]
+            corners = corners[:1]
+    else:
+        # a line: rank (taller than a stacked index's letter) on one side, suit sign on the other
+        rh = int(h * rng.uniform(0.1, 0.17))
+        rank = _index_patch(card, pw, int(rh / 0.6), paper, colour, rng, suit=False)[:int(rh * 1.12)]
+        sh = int(rh * rng.uniform(0.7, 1.0))
+        suit = _suit_patch(card, pw, sh, paper, colour)
+        flip = rng.random() < 0.2  # suit on the left, rank on the right
+        left, right_p = (suit, rank) if flip else (rank, suit)
+        corners = [(mx, my, left), (w - mx - pw, my, right_p)]
+        if style == "row":
+            corners += [(w - mx - pw, h - my - left.shape[0], left[::-1, ::-1]),
+                        (mx, h - my - right_p.shape[0], right_p[::-1, ::-1])]
+        covers = [(0, 0), (w - cw, 0), (0, h - chh), (w - cw, h - chh)]
+    for (cx, cy) in covers:
+        cover(cx, cy)
     for x, y, p in corners:
-        rgb[y:y + ph, x:x + pw] = p
+        ph_, pw_ = p.shape[:2]
+        rgb[y:y + ph_, x:x + pw_] = p
     out[:, :, :3] = rgb
     return out

@@ -65,6 +65,10 @@ class FusionConfig:
     reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
     reorder_cards: int = 4  # at most this many cards seen in a row are put back in the order of their zones
     reorder_seconds: float = 2.5  # ... the card moved first seen at most this long after the first of them
+    # words that fit no call are heard again behind a card recognised after them, first seen up to
+    # rehear_window seconds before the words or rehear_late seconds after them (see Fusion._rehear)
+    rehear_window: float = 8.0
+    rehear_late: float = 4.0
 
 
 @dataclass
@@ -96,6 +100,7 @@ class Fusion:
         self.rejected: list[Proposal] = []
         self.messages: deque[str] = deque(maxlen=12)
         self.heard: deque[tuple[float, str]] = deque(maxlen=6)
+        self.unplaced: deque[Proposal] = deque(maxlen=6)  # words that fitted no call, for _rehear
         self.listeners: list[Listener] = []
         self.interpreter: Interpreter | None = None
         # does the tracker still look at a card seen before this time? (set by the session)
@@ -174,6 +179,32 @@ class Fusion:
             index -= 1  # in time order, even before a pending proposal: it happened first
         self.queue.insert(index, proposal)
         self._changed()
+        if proposal.words is None and proposal.source == "vision":
+            self._rehear(proposal)
+
+    def _rehear(self, card: Proposal) -> None:
+        """Words that fitted no call are queued again behind a card recognised after them.
+
+        Why: a card the camera barely sees (a face-down card in poor light, a
+        card under the hand that put it down) is recognised seconds late, and
+        words said after it ("seis" from the next seat) are interpreted on
+        time, against a game still waiting for that card: they fit no call.
+        Measured on a rendered six-player session: a covered card first seen
+        3.4 s after it was put down made "seis" and "aceito" mean nothing,
+        and the hand was scored at the wrong stake.  Queued behind the card
+        (the card first, whatever the clock says: the words only make sense
+        after it), they are interpreted once it is in the game; if they still
+        fit nothing they are dropped then.  Words that became a call are never
+        heard twice (a call applied before a late card is :meth:`_before_last`'s case).
+        """
+        again = sorted((u for u in self.unplaced
+                        if -self.config.rehear_late <= u.t - card.t <= self.config.rehear_window), key=lambda u: u.t)
+        for k, words in enumerate(again, 1):
+            self.unplaced.remove(words)
+            self._say(f"'{_text(words.words)}' heard again after a card seen late")
+            # in the order they were said, each a moment apart: the call one makes goes in before the next is heard
+            self.submit(Proposal({"type": "words"}, max(words.t, card.t + 1e-3 * k), 1.0, words.source, [],
+                                 words.reason, True, self.now, words=words.words))
 
     def hear(self, obs: VoiceObservation, record: bool = True) -> None:
         """Words the speech layer already interpreted: calls become
@@ -207,7 +238,7 @@ class Fusion:
         """Words heard at ``t``, to be interpreted when their turn comes."""
         if self.interpreter is None:
             raise RuntimeError("fusion has no interpreter for words")
-        text = words if isinstance(words, str) else " ".join(getattr(w, "text", str(w)) for w in words)
+        text = _text(words)
         self.heard.append((t, text))
         self._emit("heard", t=t, words=text)
         self.submit(Proposal({"type": "words"}, t, 1.0, source, [], f"heard '{text}'", True, self.now,
@@ -270,6 +301,10 @@ class Fusion:
                 obs = self._interpret(head, self.game)
                 if not obs.events and obs.answer is None:
                     obs = self._opening_call(head, obs)
+                if not obs.events and obs.answer is None and _text(head.words).strip():
+                    # fits no call now: shown, and kept in case a card before it is recognised late
+                    self.unplaced.append(head)
+                    self._say(f"heard '{_text(head.words)}': no call fits the game now")
                 self.hear(obs, record=False)
                 continue
             if head.id in self.pending_since and self._reorder_by_zones(head):
@@ -562,3 +597,8 @@ class Fusion:
         self._say(f"{describe_event(event)} [typed]")
         self._emit("applied", entry=entry)
         return True
+
+
+def _text(words: Any) -> str:
+    """Heard words as one string (a transcript's text, or a recogniser's timed words)."""
+    return words if isinstance(words, str) else " ".join(getattr(w, "text", str(w)) for w in words)

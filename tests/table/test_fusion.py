@@ -250,3 +250,43 @@ def test_a_doubtful_vira_can_be_confirmed_under_another_reading():
     assert "1: KH" in fusion.pending[0].describe()
     assert fusion.choose(1)
     assert fusion.log.events[-1] == {"type": "hand", "dealer": 3, "vira": "KH"}
+
+
+def _truco_trick() -> Fusion:
+    """Paulista for four, vira 5H (manilhas: the 6s): seat 0 leads 4C, seat 1 calls truco, seat 2
+    accepts; seat 1 plays 7D and seat 2 the zap (6C).  Seat 3 is due; seat 2 will lead the next trick."""
+    fusion = _fusion(hold=0.2, voice_hold=0.3)
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.submit(_card(0, "4C", 1.0))
+    fusion.hear_words(1.5, "truco")
+    fusion.hear_words(2.0, "aceito")
+    fusion.submit(_card(1, "7D", 2.5))
+    fusion.submit(_card(2, "6C", 3.0))
+    fusion.tick(4.0)
+    assert [e["type"] for e in fusion.log.events[1:]] == ["play", "raise", "accept", "play", "play"]
+    return fusion
+
+
+def test_words_that_fit_no_call_are_heard_again_behind_a_card_seen_late():
+    fusion = _truco_trick()
+    # seat 3 puts KD down at 3.5 but the camera first sees it at 6.0; seat 2, leading the next trick,
+    # says "seis" at 4.5: without seat 3's card it fits no call (a raise waits for its turn)
+    fusion.hear_words(4.5, "seis")
+    fusion.tick(5.0)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 2, "card": "6C"}
+    assert "heard 'seis': no call fits the game now" in fusion.messages
+    fusion.submit(_card(3, "KD", 6.0))
+    fusion.tick(6.3)
+    fusion.tick(6.7)
+    assert fusion.log.events[-2:] == [{"type": "play", "seat": 3, "card": "KD"}, {"type": "raise", "seat": 2, "to": 6}]
+    assert not fusion.queue and not fusion.unplaced
+
+
+def test_words_that_fit_no_call_are_not_heard_again_behind_a_card_seen_much_later():
+    fusion = _truco_trick()
+    fusion.hear_words(4.5, "seis")
+    fusion.tick(5.0)
+    fusion.submit(_card(3, "KD", 4.5 + fusion.config.rehear_late + 0.5))  # long after: not the card they waited for
+    fusion.tick(12.0)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 3, "card": "KD"}
+    assert [e["type"] for e in fusion.log.events].count("raise") == 1

@@ -257,6 +257,50 @@ def test_reindexed_face_redraws_only_the_index_corners_in_the_suits_colour():
     assert ((dark.sum(axis=1) < 150).sum()) > 20  # spades in black
 
 
+def _plain_card() -> np.ndarray:
+    card = np.full((300, 200, 4), 255, np.uint8)
+    card[:, :, :3] = (235, 240, 245)
+    card[100:200, 60:140, :3] = (90, 140, 30)
+    return card
+
+
+def _ink(img: np.ndarray) -> np.ndarray:
+    """Where a redrawn face differs from paper and from the test picture."""
+    rgb = img[:, :, :3].astype(int)
+    return (np.abs(rgb - (235, 240, 245)).sum(axis=2) > 60) & ~(rgb == (90, 140, 30)).all(axis=2)
+
+
+def test_index_styles_put_the_index_where_they_say():
+    from companion.synth.reindex import reindexed_face
+
+    card = _plain_card()
+    for seed in range(6):
+        top_only = _ink(reindexed_face(card, "7S", np.random.default_rng(seed), ("row_single",)))
+        assert top_only[:40, :60].sum() > 20 and top_only[:40, 140:].sum() > 10  # rank left, suit right (or swapped)
+        assert not top_only[150:].any()  # nothing at the bottom: an upside-down card shows no index on top
+        line = _ink(reindexed_face(card, "7S", np.random.default_rng(seed), ("row",)))
+        assert line[260:, :60].sum() > 10 and line[260:, 140:].sum() > 10  # the same line turned at the bottom
+        one = _ink(reindexed_face(card, "KH", np.random.default_rng(seed), ("single",)))
+        assert one[:90].sum() > 20 and not one[150:].any()
+        pictured = reindexed_face(card, "KH", np.random.default_rng(seed), ("single", "row"))
+        np.testing.assert_array_equal(pictured[100:200, 60:140], card[100:200, 60:140])
+    with pytest.raises(ValueError, match="index style"):
+        reindexed_face(card, "7S", np.random.default_rng(0), ("diagonal",))
+
+
+def test_big_pip_replaces_a_number_cards_body_but_never_a_figures():
+    from companion.synth.reindex import reindexed_face
+
+    card = _plain_card()
+    seven = reindexed_face(card, "7H", np.random.default_rng(3), ("row_single",), big_pip=1.0)
+    body = seven[110:260, 40:160, :3].reshape(-1, 3).astype(int)
+    assert not (body == (90, 140, 30)).all(axis=1).any()  # the old picture is gone
+    red = (body[:, 2] > body[:, 0] + 60).mean()
+    assert red > 0.3  # most of the body is one red heart
+    queen = reindexed_face(card, "QH", np.random.default_rng(3), ("row_single",), big_pip=1.0)
+    np.testing.assert_array_equal(queen[100:200, 60:140], card[100:200, 60:140])
+
+
 def test_index_fonts_are_text_faces_of_both_kinds(tmp_path, monkeypatch):
     from companion.synth import reindex
 
