@@ -4,6 +4,7 @@
     python -m companion.vision.evaluate real [--dir ../shared/real-photos/french-dev]
     python -m companion.vision.evaluate latency [--frames 50]
     python -m companion.vision.evaluate classifier --crops /work/data/french/cls-v2/val [--no-tta]
+    python -m companion.vision.evaluate designs [--height 90]
     python -m companion.vision.evaluate all --data /work/data/french
 
 *synthetic*: end-to-end (detector + classifier) mAP50 and mAP50-95 over the
@@ -16,6 +17,11 @@ as false detections.
 share of labelled cards found with the right rank (a detection of that rank
 with IoU >= 0.5), and false detections per image (detections that match no
 labelled card).  Evaluation only; never used for training.
+
+*designs*: each held-back French design's own faces, flat and unoccluded, both
+ways up, cut and read as at the table: top-1 (and rank) of the whole card, the
+index corners alone, and the two mixed, per design.  Needs the Debian card
+art; a design that reads badly here reads badly at any angle.
 
 *latency*: decode a 1280x720 JPEG, run both models, post-process; median and
 p90 milliseconds per frame and frames per second.
@@ -210,6 +216,72 @@ def evaluate_classifier(detector: CardDetector, folder: Path, batch: int = 64) -
             "suit": round(suit / n, 4), "tta": detector.tta}
 
 
+def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] | None = None) -> dict:
+    """Per held-back design: how its cards read when nothing is in the way.
+
+    Why: the table evaluation gives one design to each variant, so one design
+    nobody can read sinks one variant, and the crop validation mixes all five
+    designs into one figure.  This asks each design alone: every card face,
+    shrunk to ``height`` pixels (a card at the table is 60-120 px tall in a
+    1280x720 frame), on a grey table, read upright and upside down.
+    """
+    from companion.synth.art import ArtError, card_image, split_designs
+    from companion.vision.crops import corner_views, crop_card
+
+    family = detector.family
+    _, held = split_designs(family)
+    if names:
+        known = {d.name: d for d in split_designs(family)[0] + held}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ArtError(f"no {family} design named {', '.join(unknown)} on this machine "
+                           f"(known: {', '.join(sorted(known)) or 'none'})")
+        held = [known[n] for n in names]
+    if not held:
+        raise ArtError(f"no held-back {family} designs on this machine (install the card art packages)")
+    index = {v: k for k, v in detector.cls_names.items()}
+    out: dict = {}
+    for design in held:
+        crops, truth = [], []
+        for card in design.cards:
+            if card not in index:
+                continue
+            art = card_image(design, card)
+            scale = height / art.shape[0]
+            small = cv2.resize(art, (max(4, round(art.shape[1] * scale)), height), interpolation=cv2.INTER_AREA)
+            alpha = small[:, :, 3:4].astype(np.float32) / 255.0
+            h, w = small.shape[:2]
+            table = np.full((h + 40, w + 40, 3), 90, np.uint8)
+            table[20:20 + h, 20:20 + w] = (small[:, :, :3] * alpha + table[20:20 + h, 20:20 + w] * (1 - alpha)).astype(np.uint8)
+            for view in (table, np.ascontiguousarray(table[::-1, ::-1])):
+                crops.append(crop_card(view, (20, 20, 20 + w, 20 + h), detector.crop))
+                truth.append(card)
+        batch = np.stack(crops)
+        saved = detector.corner_weight
+        try:
+            detector.corner_weight = 0.0
+            whole = detector.classify_crops(batch)
+            detector.corner_weight = saved
+            mixed = detector.classify_crops(batch)
+        finally:
+            detector.corner_weight = saved
+        row: dict = {"cards": len(truth)}
+        readings = {"whole": whole, "mixed": mixed}
+        if detector.corners is not None:
+            from companion.vision.detector import _run_batch
+
+            n = len(batch)
+            both = _run_batch(detector.corners, detector.corner_input, detector.corner_batch,
+                              corner_views(batch, detector.corner_size))
+            readings["corners"] = (both[:n] + both[n:]) / 2.0
+        for key, probs in readings.items():
+            guess = [detector.cls_names[int(i)] for i in probs.argmax(axis=1)]
+            row[key] = round(float(np.mean([g == c for g, c in zip(guess, truth)])), 3)
+            row[key + "_rank"] = round(float(np.mean([g[:-1] == c[:-1] for g, c in zip(guess, truth)])), 3)
+        out[design.name] = row
+    return out
+
+
 def synthetic_frame(seed: int = 0) -> np.ndarray:
     """A 1280x720 table frame from the generator (falls back to noise when no art)."""
     try:
@@ -258,13 +330,16 @@ def measure_latency(detector: CardDetector, frames: int = 40) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=("synthetic", "real", "latency", "classifier", "all"))
+    p.add_argument("what", choices=("synthetic", "real", "latency", "classifier", "designs", "all"))
     p.add_argument("--family", default="french", choices=("french", "spanish"))
     p.add_argument("--data", type=Path, help="dataset folder with scenes/val-<family>.jsonl")
     p.add_argument("--dir", type=Path, help="real photos folder (default shared/real-photos/french-dev)")
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--limit", type=int, default=None, help="synthetic: at most this many val scenes")
     p.add_argument("--frames", type=int, default=40)
+    p.add_argument("--height", type=int, default=90, help="designs: card height in pixels before cropping")
+    p.add_argument("--designs", nargs="+", default=None, metavar="NAME",
+                   help="designs: these designs instead of the held-back ones (e.g. aisleriot-bonded)")
     p.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
     p.add_argument("--sweep", type=float, nargs="*", default=[],
                    help="real: also report these detector thresholds (run with a low --conf)")
@@ -291,6 +366,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.crops is None:
             p.error("--crops is required for classifier")
         result["classifier"] = evaluate_classifier(detector, args.crops)
+    if args.what == "designs":
+        from companion.synth.art import ArtError
+
+        try:
+            result["designs"] = evaluate_designs(detector, args.height, args.designs)
+        except ArtError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     if args.what in ("synthetic", "all"):
         if args.data is None:
             p.error("--data is required for synthetic")

@@ -124,3 +124,30 @@ def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
     assert len(readings[0]) == 3 and len(same.readings(np.ascontiguousarray(image), box, 3)[0]) == 3
     with pytest.raises(ValueError, match="corner_crop"):
         CardDetector("french", models_dir=models_copy, corner_crop=0)
+
+
+def test_designs_evaluation_reads_each_design_alone(capsys):
+    from companion.synth.art import split_designs
+    from companion.vision.evaluate import main as evaluate_main
+
+    train, hold = split_designs("french")
+    if not train:
+        pytest.skip("Debian card decks (gnome-cards-data, kdegames-card-data-kf5) not installed")
+    name = train[0].name
+    assert evaluate_main(["designs", "--designs", name, "--height", "100"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)["designs"]
+    assert list(rows) == [name]
+    row = rows[name]
+    assert row["cards"] == 104  # 52 faces, both ways up
+    assert row["mixed"] >= 0.9 and row["mixed_rank"] >= row["mixed"]  # a training deck, unoccluded: read
+
+
+def test_designs_evaluation_without_card_art_says_so(monkeypatch, capsys):
+    from companion.synth import art
+    from companion.vision.evaluate import main as evaluate_main
+
+    assert evaluate_main(["designs", "--designs", "no-such-deck"]) == 1
+    assert "no french design named no-such-deck" in capsys.readouterr().err
+    monkeypatch.setattr(art, "split_designs", lambda family: ([], []))
+    assert evaluate_main(["designs"]) == 1
+    assert "no held-back french designs" in capsys.readouterr().err
