@@ -139,6 +139,31 @@ def mix_readings(whole: np.ndarray, corners: np.ndarray, weight: float) -> np.nd
     return mixed / mixed.sum(axis=1, keepdims=True)
 
 
+def corners_for_faces(first: np.ndarray, second: np.ndarray, whole: np.ndarray, back: int) -> np.ndarray:
+    """The two index corners' readings of N cards as one, with no say on face-or-back.
+
+    Each corner counts as much as it looks like a face's index (1 - its p(back)),
+    and the result keeps the whole card's p(back), the faces sharing the rest in
+    the corners' proportions.
+
+    Why: an index corner cannot tell a back from a face whose corner is bare.
+    A minimalist deck (the held-back ``tango_nuevo``) prints its index in one
+    corner only and fills the card with one huge pip; the other corner, a blank
+    with a coloured blob, was read as a back at p 0.7-0.99, and averaged with
+    the corner that shows the rank it drowned it.  On a deck with two indices
+    both corners look like faces and count alike, as the plain average did.
+    Whether a box is a face or a back is the detector's and the whole card's call.
+    """
+    w1 = 1.0 - first[:, back:back + 1]
+    w2 = 1.0 - second[:, back:back + 1]
+    faces = (w1 * first + w2 * second) / np.maximum(w1 + w2, 1e-6)
+    faces[:, back] = 0.0
+    faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
+    faces *= 1.0 - whole[:, back:back + 1]
+    faces[:, back] = whole[:, back]
+    return faces
+
+
 def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) -> np.ndarray:
     """A classifier's probabilities for BGR images (N x classes); one call, or one per image for a fixed-batch export."""
     blob = np.ascontiguousarray(images_bgr[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
@@ -255,6 +280,7 @@ class CardDetector:
         # the card closer than the detector, which takes an unseen deck's back for a face (measured on
         # the table sessions: the deck read as a face card in most frames of a held-out design).
         self.reads_backs = "back" in self.cls_names.values()
+        self.back_index = next((i for i, n in self.cls_names.items() if n == "back"), None)
         # ... but only when sure: on held-back-design crops, p(back) >= 0.6 keeps 94 % of the backs
         # and takes 1.4 % of the faces for backs (4.3 % when the classifier's top reading decides).
         self.overrule = 0.6
@@ -366,7 +392,11 @@ class CardDetector:
             both = _run_batch(self.corners, self.corner_input, self.corner_batch,
                               corner_views(crops_bgr if corner_crops is None else corner_crops,
                                            self.corner_size))
-            out = mix_readings(out, (both[:n] + both[n:]) / 2.0, self.corner_weight)
+            if self.back_index is not None:
+                corners = corners_for_faces(both[:n], both[n:], out, self.back_index)
+            else:
+                corners = (both[:n] + both[n:]) / 2.0
+            out = mix_readings(out, corners, self.corner_weight)
         return out
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:

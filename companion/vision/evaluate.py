@@ -273,11 +273,25 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
             n = len(batch)
             both = _run_batch(detector.corners, detector.corner_input, detector.corner_batch,
                               corner_views(batch, detector.corner_size))
-            readings["corners"] = (both[:n] + both[n:]) / 2.0
+            if detector.back_index is not None:
+                from companion.vision.detector import corners_for_faces
+
+                # (the whole card's p(back) goes with it: "corners" is the corners' choice of face)
+                readings["corners"] = corners_for_faces(both[:n], both[n:], whole, detector.back_index)
+            else:
+                readings["corners"] = (both[:n] + both[n:]) / 2.0
+        back = detector.back_index
         for key, probs in readings.items():
             guess = [detector.cls_names[int(i)] for i in probs.argmax(axis=1)]
             row[key] = round(float(np.mean([g == c for g, c in zip(guess, truth)])), 3)
             row[key + "_rank"] = round(float(np.mean([g[:-1] == c[:-1] for g, c in zip(guess, truth)])), 3)
+            if back is not None:
+                # a face the detector calls a face is named among the faces only (see name_boxes)
+                faces = probs.copy()
+                faces[:, back] = -1.0
+                named = [detector.cls_names[int(i)] for i in faces.argmax(axis=1)]
+                row[key + "_as_back"] = round(float(np.mean([g == "back" for g in guess])), 3)
+                row[key + "_face"] = round(float(np.mean([g == c for g, c in zip(named, truth)])), 3)
         out[design.name] = row
     return out
 
