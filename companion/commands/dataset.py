@@ -70,6 +70,20 @@ def _corners(args: argparse.Namespace) -> int:
     return 0
 
 
+def _glyphs(args: argparse.Namespace) -> int:
+    from companion.synth.glyphs import build_glyph_corners
+
+    t0 = time.time()
+    try:
+        count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start)
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{count} glyph corners -> {args.out}")
+    print(f"done in {time.time() - t0:.0f}s")
+    return 0
+
+
 def _crops(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops
@@ -135,6 +149,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--workers", type=int, default=1)
     r.add_argument("--backs", action="store_true", help="also crop face-down cards, into a 'back' class")
     r.set_defaults(func=_recrop)
+    g = sub.add_parser("glyphs", help="draw index corners from typefaces alone, for the corner classifier")
+    g.add_argument("--n", type=int, required=True, help="corner images to draw")
+    g.add_argument("--out", required=True, help="a classifier train folder, e.g. DATA/french/glyphs-v1/train")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--start", type=int, default=0, help="number (and seed) images from here")
+    g.add_argument("--workers", type=int, default=1)
+    g.set_defaults(func=_glyphs)
     k = sub.add_parser("corners", help="cut both index corners of classifier crops, for the corner classifier")
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")
     k.add_argument("--out", required=True, help="folder to write, e.g. DATA/french/corners-v1")

@@ -167,3 +167,25 @@ def test_designs_evaluation_without_card_art_says_so(monkeypatch, capsys):
     monkeypatch.setattr(art, "split_designs", lambda family: ([], []))
     assert evaluate_main(["designs"]) == 1
     assert "no held-back french designs" in capsys.readouterr().err
+
+
+def test_glyph_corners_tell_ranks_apart_by_the_letter_only(tmp_path, capsys, monkeypatch):
+    from companion.synth import glyphs
+
+    seven = glyphs.glyph_corner("7S", np.random.default_rng(5))
+    king = glyphs.glyph_corner("KS", np.random.default_rng(5))
+    assert seven.shape == (CORNER, CORNER, 3) and seven.dtype == np.uint8
+    # the same draws (body, colours, light) with another rank: only the letter differs, so the
+    # images differ a little, in the top-left part where the index is
+    diff = np.abs(seven.astype(int) - king.astype(int)).sum(axis=2)
+    assert diff.sum() > 0
+    h = CORNER // 2
+    assert diff[:h, :h].sum() > diff[h:, h:].sum()
+    assert main(["dataset", "glyphs", "--n", "30", "--out", str(tmp_path / "g"), "--seed", "2"]) == 0
+    files = list((tmp_path / "g").glob("*/*.jpg"))
+    assert len(files) == 30 and all(f.parent.name in glyphs.FRENCH_CARDS for f in files)
+    with pytest.raises(ValueError, match="French"):
+        glyphs.build_glyph_corners(1, tmp_path / "s", family="spanish")
+    monkeypatch.setattr(glyphs, "text_fonts", lambda: ())
+    assert main(["dataset", "glyphs", "--n", "1", "--out", str(tmp_path / "h")]) == 1
+    assert "no TrueType" in capsys.readouterr().err
