@@ -139,28 +139,29 @@ def mix_readings(whole: np.ndarray, corners: np.ndarray, weight: float) -> np.nd
     return mixed / mixed.sum(axis=1, keepdims=True)
 
 
-def corners_for_faces(first: np.ndarray, second: np.ndarray, whole: np.ndarray, back: int) -> np.ndarray:
-    """The two index corners' readings of N cards as one, with no say on face-or-back.
+def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int) -> np.ndarray:
+    """The two index corners' readings of N cards as one.
 
-    Each corner counts as much as it looks like a face's index (1 - its p(back)),
-    and the result keeps the whole card's p(back), the faces sharing the rest in
-    the corners' proportions.
+    A back only as far as *both* corners look like one (the smaller p(back)); the
+    faces share the rest, each corner counting as much as it looks like a face's
+    index (1 - its p(back)).
 
     Why: an index corner cannot tell a back from a face whose corner is bare.
     A minimalist deck (the held-back ``tango_nuevo``) prints its index in one
     corner only and fills the card with one huge pip; the other corner, a blank
     with a coloured blob, was read as a back at p 0.7-0.99, and averaged with
-    the corner that shows the rank it drowned it.  On a deck with two indices
-    both corners look like faces and count alike, as the plain average did.
-    Whether a box is a face or a back is the detector's and the whole card's call.
+    the corner that shows the rank it drowned it.  A real back shows its
+    pattern in both corners.  On a deck with two indices both corners look like
+    faces and count alike, as the plain average did.
     """
     w1 = 1.0 - first[:, back:back + 1]
     w2 = 1.0 - second[:, back:back + 1]
     faces = (w1 * first + w2 * second) / np.maximum(w1 + w2, 1e-6)
     faces[:, back] = 0.0
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
-    faces *= 1.0 - whole[:, back:back + 1]
-    faces[:, back] = whole[:, back]
+    is_back = np.minimum(first[:, back], second[:, back])[:, None]
+    faces *= 1.0 - is_back
+    faces[:, back] = is_back[:, 0]
     return faces
 
 
@@ -393,7 +394,7 @@ class CardDetector:
                               corner_views(crops_bgr if corner_crops is None else corner_crops,
                                            self.corner_size))
             if self.back_index is not None:
-                corners = corners_for_faces(both[:n], both[n:], out, self.back_index)
+                corners = corners_for_faces(both[:n], both[n:], self.back_index)
             else:
                 corners = (both[:n] + both[n:]) / 2.0
             out = mix_readings(out, corners, self.corner_weight)

@@ -276,8 +276,7 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
             if detector.back_index is not None:
                 from companion.vision.detector import corners_for_faces
 
-                # (the whole card's p(back) goes with it: "corners" is the corners' choice of face)
-                readings["corners"] = corners_for_faces(both[:n], both[n:], whole, detector.back_index)
+                readings["corners"] = corners_for_faces(both[:n], both[n:], detector.back_index)
             else:
                 readings["corners"] = (both[:n] + both[n:]) / 2.0
         back = detector.back_index

@@ -106,20 +106,20 @@ def test_readings_mix_as_a_weighted_geometric_mean():
     assert mix_readings(whole, corners, 0.0) is whole
 
 
-def test_a_bare_corner_neither_outvotes_the_index_nor_calls_the_card_a_back():
+def test_a_bare_corner_neither_outvotes_the_index_nor_makes_the_card_a_back():
     from companion.vision.detector import corners_for_faces
 
     # classes: 7H, AH, back.  One corner shows the index (7H), the other only a blob it takes for a back
-    index = np.array([[0.6, 0.3, 0.1], [0.5, 0.4, 0.1]])
-    bare = np.array([[0.0, 0.05, 0.95], [0.4, 0.5, 0.1]])
-    whole = np.array([[0.2, 0.3, 0.5], [0.45, 0.45, 0.1]])
-    faces = corners_for_faces(index, bare, whole, back=2)
+    index = np.array([[0.6, 0.3, 0.1], [0.5, 0.4, 0.1], [0.1, 0.1, 0.8]])
+    bare = np.array([[0.0, 0.05, 0.95], [0.4, 0.5, 0.1], [0.05, 0.05, 0.9]])
+    faces = corners_for_faces(index, bare, back=2)
     assert np.allclose(faces.sum(axis=1), 1.0)
-    assert np.allclose(faces[:, 2], whole[:, 2])  # face or back: the whole card's call
+    assert faces[0, 2] == 0.1  # a back only as far as both corners say so
     assert faces[0, 0] / faces[0, 1] > 1.8  # the bare corner barely counts: the index's 7H stands (avg: 1.3)
     # two corners that both look like faces count alike, as the plain average did
     mean = (index[1] + bare[1]) / 2
     assert np.allclose(faces[1, :2] / faces[1, :2].sum(), mean[:2] / mean[:2].sum())
+    assert faces[2].argmax() == 2 and faces[2, 2] == 0.8  # both corners a back's pattern: a back
 
 
 def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
