@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -55,50 +56,52 @@ def _recrop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _timed(work: Callable[[], list[str]], errors: tuple[type[Exception], ...]) -> int:
+    """Run a data job: its report lines and the time taken, or one error line and exit code 1."""
+    t0 = time.time()
+    try:
+        lines = work()
+    except errors as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for line in lines:
+        print(line)
+    print(f"done in {time.time() - t0:.0f}s")
+    return 0
+
+
 def _corners(args: argparse.Namespace) -> int:
     from companion.synth.build import build_corners
 
-    t0 = time.time()
-    try:
+    def work() -> list[str]:
         counts = build_corners(args.crops, args.out)
-    except FileNotFoundError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    for split, count in counts.items():
-        print(f"{split}: {count} corner images -> {args.out}/{split}")
-    print(f"done in {time.time() - t0:.0f}s")
-    return 0
+        return [f"{split}: {count} corner images -> {args.out}/{split}" for split, count in counts.items()]
+
+    return _timed(work, (FileNotFoundError,))
 
 
 def _glyphs(args: argparse.Namespace) -> int:
     from companion.synth.glyphs import build_glyph_corners
 
-    t0 = time.time()
-    try:
+    def work() -> list[str]:
         count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start)
-    except RuntimeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"{count} glyph corners -> {args.out}")
-    print(f"done in {time.time() - t0:.0f}s")
-    return 0
+        return [f"{count} glyph corners -> {args.out}"]
+
+    return _timed(work, (RuntimeError,))
 
 
 def _crops(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops
 
-    t0 = time.time()
-    try:
+    def work() -> list[str]:
         count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,
                             start=args.start, figures=args.figures, face_mix=args.face_mix,
                             reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip)
-    except ArtError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"{args.family} {args.split}: {count} classifier crops from {args.n} small scenes -> {args.out}/{args.split}")
-    print(f"done in {time.time() - t0:.0f}s")
-    return 0
+        return [f"{args.family} {args.split}: {count} classifier crops from {args.n} small scenes -> "
+                f"{args.out}/{args.split}"]
+
+    return _timed(work, (ArtError,))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

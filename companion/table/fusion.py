@@ -301,10 +301,11 @@ class Fusion:
                 obs = self._interpret(head, self.game)
                 if not obs.events and obs.answer is None:
                     obs = self._opening_call(head, obs)
-                if not obs.events and obs.answer is None and _text(head.words).strip():
+                said = _text(head.words)
+                if not obs.events and obs.answer is None and said.strip():
                     # fits no call now: shown, and kept in case a card before it is recognised late
                     self.unplaced.append(head)
-                    self._say(f"heard '{_text(head.words)}': no call fits the game now")
+                    self._say(f"heard '{said}': no call fits the game now")
                 self.hear(obs, record=False)
                 continue
             if head.id in self.pending_since and self._reorder_by_zones(head):

@@ -377,7 +377,16 @@ class CardDetector:
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities (N x classes) for N crops made by :func:`crop_card`
-        (``corner_crops``: the same cards cut at ``corner_crop``, for the corners).
+        (``corner_crops``: the same cards cut at ``corner_crop``, for the corners):
+        the whole card's reading, mixed with the index corners' when a corner model is loaded."""
+        out = self.whole_readings(crops_bgr)
+        if self.corners is not None:
+            out = mix_readings(out, self.corner_readings(crops_bgr if corner_crops is None else corner_crops),
+                               self.corner_weight)
+        return out
+
+    def whole_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
+        """The whole-card classifier's probabilities (N x classes).
 
         With ``tta`` each crop is also read upside down and the two readings are
         averaged: a card is the same card both ways up (its two index corners), the
@@ -386,19 +395,20 @@ class CardDetector:
         n = len(crops_bgr)
         views = np.concatenate([crops_bgr, crops_bgr[:, ::-1, ::-1]]) if self.tta else crops_bgr
         out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
-        if self.tta:
-            out = (out[:n] + out[n:]) / 2.0
-        if self.corners is not None:
-            # the two corners of a crop are the two corners of it upside down: no separate TTA
-            both = _run_batch(self.corners, self.corner_input, self.corner_batch,
-                              corner_views(crops_bgr if corner_crops is None else corner_crops,
-                                           self.corner_size))
-            if self.back_index is not None:
-                corners = corners_for_faces(both[:n], both[n:], self.back_index)
-            else:
-                corners = (both[:n] + both[n:]) / 2.0
-            out = mix_readings(out, corners, self.corner_weight)
-        return out
+        return (out[:n] + out[n:]) / 2.0 if self.tta else out
+
+    def corner_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
+        """The corner classifier's probabilities (N x classes), both corners combined
+        (:func:`corners_for_faces`; averaged for a model without a back class).
+        The two corners of a crop are the two corners of it upside down: no separate TTA."""
+        if self.corners is None:
+            raise ModelError(f"no {corner_file(self.family)} loaded")
+        n = len(crops_bgr)
+        both = _run_batch(self.corners, self.corner_input, self.corner_batch,
+                          corner_views(crops_bgr, self.corner_size))
+        if self.back_index is not None:
+            return corners_for_faces(both[:n], both[n:], self.back_index)
+        return (both[:n] + both[n:]) / 2.0
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""

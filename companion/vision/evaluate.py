@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import CORNER_WEIGHT, CardDetector, photo_settings, read_image
+from companion.vision.detector import CORNER_WEIGHT, CardDetector, mix_readings, photo_settings, read_image
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -226,12 +226,12 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
     1280x720 frame), on a grey table, read upright and upside down.
     """
     from companion.synth.art import ArtError, card_image, split_designs
-    from companion.vision.crops import corner_views, crop_card
+    from companion.vision.crops import crop_card
 
     family = detector.family
-    _, held = split_designs(family)
+    train, held = split_designs(family)
     if names:
-        known = {d.name: d for d in split_designs(family)[0] + held}
+        known = {d.name: d for d in train + held}
         unknown = [n for n in names if n not in known]
         if unknown:
             raise ArtError(f"no {family} design named {', '.join(unknown)} on this machine "
@@ -257,28 +257,14 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
                 crops.append(crop_card(view, (20, 20, 20 + w, 20 + h), detector.crop))
                 truth.append(card)
         batch = np.stack(crops)
-        saved = detector.corner_weight
-        try:
-            detector.corner_weight = 0.0
-            whole = detector.classify_crops(batch)
-            detector.corner_weight = saved
-            mixed = detector.classify_crops(batch)
-        finally:
-            detector.corner_weight = saved
+        whole = detector.whole_readings(batch)
         row: dict = {"cards": len(truth)}
-        readings = {"whole": whole, "mixed": mixed}
+        readings = {"whole": whole}
         if detector.corners is not None:
-            from companion.vision.detector import _run_batch
-
-            n = len(batch)
-            both = _run_batch(detector.corners, detector.corner_input, detector.corner_batch,
-                              corner_views(batch, detector.corner_size))
-            if detector.back_index is not None:
-                from companion.vision.detector import corners_for_faces
-
-                readings["corners"] = corners_for_faces(both[:n], both[n:], detector.back_index)
-            else:
-                readings["corners"] = (both[:n] + both[n:]) / 2.0
+            readings["corners"] = detector.corner_readings(batch)
+            readings["mixed"] = mix_readings(whole, readings["corners"], detector.corner_weight)
+        else:
+            readings["mixed"] = whole
         back = detector.back_index
         for key, probs in readings.items():
             guess = [detector.cls_names[int(i)] for i in probs.argmax(axis=1)]

@@ -72,6 +72,9 @@ def test_detector_reads_without_a_corner_model(models_copy):
     assert det.corners is None
     probs = det.classify_crops(np.stack([_marked_crop()]))
     assert probs.shape[0] == 1 and abs(probs.sum() - 1) < 1e-3
+    np.testing.assert_allclose(probs, det.whole_readings(np.stack([_marked_crop()])))
+    with pytest.raises(ModelError, match="card-corners-french.onnx"):
+        det.corner_readings(np.stack([_marked_crop()]))
 
 
 def test_corner_model_must_name_the_same_classes(models_copy):
