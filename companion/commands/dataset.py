@@ -84,10 +84,11 @@ def _glyphs(args: argparse.Namespace) -> int:
     from companion.synth.glyphs import build_glyph_corners
 
     def work() -> list[str]:
-        count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start)
+        count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start,
+                                    rank_size=tuple(args.rank_size))
         return [f"{count} glyph corners -> {args.out}"]
 
-    return _timed(work, (RuntimeError,))
+    return _timed(work, (RuntimeError, ValueError))
 
 
 def _crops(args: argparse.Namespace) -> int:
@@ -158,6 +159,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--start", type=int, default=0, help="number (and seed) images from here")
     g.add_argument("--workers", type=int, default=1)
+    g.add_argument("--rank-size", type=float, nargs=2, default=[0.14, 0.32], metavar=("LOW", "HIGH"),
+                   help="the rank's type size, shares of the view (default: glyphs-v1's; 0.14 0.5 adds big letters)")
     g.set_defaults(func=_glyphs)
     k = sub.add_parser("corners", help="cut both index corners of classifier crops, for the corner classifier")
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")

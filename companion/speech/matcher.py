@@ -507,14 +507,28 @@ class Matcher:
         """The table's answer to a pending confirmation ("sim"/"não", "sí"/"no", "네"/"아니").
 
         None when the words say neither or both; the caller keeps waiting.
+        A yes or no word that is part of a call said whole ("não quero", "no
+        quiero", "vinte e um") is the call, not an answer: measured on a
+        rendered Paulista hand, "não quero" said while a card waited for
+        confirmation was taken for "não", rejected the card and was lost as a
+        refusal; the hand never ended and the three after it were not scored.
         """
         heard = as_words(words)
-        answer = self.lexicon.yes_no([w.text for w in heard])
+        loose = self._outside_calls(heard)
+        answer = self.lexicon.yes_no([w.text for w in loose])
         if answer is None:
             return None
         wanted = {fold(w) for w in (self.lexicon.yes if answer else self.lexicon.no)}
-        hits = [w for w in heard if fold(w.text) in wanted]
+        hits = [w for w in loose if fold(w.text) in wanted]
         return Confirmation(answer, hits[-1].end, min(w.conf for w in hits))
+
+    def _outside_calls(self, heard: list[Word]) -> list[Word]:
+        """The words that are not a yes/no word inside a call phrase that itself contains it."""
+        inside: set[int] = set()
+        for cand in self.said(heard):
+            own = set(cand.form.folded)
+            inside |= {i for i in range(cand.first, cand.last) if fold(heard[i].text) in own}
+        return [w for i, w in enumerate(heard) if i not in inside]
 
 
 def confirmation_words(lexicon: Lexicon) -> dict[str, list[str]]:

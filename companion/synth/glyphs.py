@@ -29,6 +29,7 @@ from companion.synth.reindex import FOUR_COLOURS, BLACK, RED, RED_SUITS, SUIT_GL
 from companion.vision.crops import CORNER
 
 BODIES = ("none", "pips", "big_pip", "patch")
+RANK_SIZE = (0.14, 0.32)
 
 
 def _font(path: str, size: int):
@@ -37,8 +38,15 @@ def _font(path: str, size: int):
     return ImageFont.truetype(path, size=max(5, size))
 
 
-def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER) -> np.ndarray:
-    """One corner view (size x size BGR) of ``card``: its index drawn in a random face, a body beside it."""
+def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
+                 rank_size: tuple[float, float] = RANK_SIZE) -> np.ndarray:
+    """One corner view (size x size BGR) of ``card``: its index drawn in a random face, a body beside it.
+
+    ``rank_size``: the rank's type size as shares of the view, drawn uniformly.
+    The default is what glyphs-v1 (models v7) drew; ``(0.14, 0.5)`` adds the
+    big letters of a minimalist deck (``tango_nuevo``'s "A" fills a third of
+    the view, and the v7 corners read its "3" as a 2, its "J" as a 7).
+    """
     from PIL import Image, ImageDraw
 
     s = size * 3  # draw large, shrink: anti-aliased like a rendered card
@@ -56,7 +64,7 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER) -> np.
     mx, my = int(s * rng.uniform(0.0, 0.12)), int(s * rng.uniform(0.0, 0.12))
     # index position and size inside the view (see module docstring)
     x0, y0 = mx + int(s * rng.uniform(0.02, 0.12)), my + int(s * rng.uniform(0.02, 0.1))
-    rank_h = int(s * rng.uniform(0.14, 0.32))
+    rank_h = int(s * rng.uniform(*rank_size))
     rank = card[:-1]
     font = _font(fonts[int(rng.integers(len(fonts)))], rank_h) if fonts else None
     if font is not None:
@@ -81,8 +89,8 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER) -> np.
         # pips of a random count at random places of a number card's grid: their layout says nothing
         pfont = _font(sf, int(s * rng.uniform(0.14, 0.26)))
         for _ in range(int(rng.integers(1, 5))):
-            px = int(rng.uniform(left, s * 0.95))
-            py = int(rng.uniform(body_top - s * 0.1, s * 0.95))
+            px = int(rng.uniform(min(left, s * 0.95), s * 0.95))
+            py = int(rng.uniform(min(body_top - s * 0.1, s * 0.95), s * 0.95))
             draw.text((px, py), SUIT_GLYPHS[suit], fill=colour, font=pfont, anchor="mm")
     elif body == "big_pip" and sf is not None:
         big = int(s * rng.uniform(0.6, 1.4))
@@ -91,7 +99,7 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER) -> np.
     elif body == "patch":
         # a figure's frame or picture: a coloured shape beside or below the index
         tint = tuple(int(v) for v in rng.integers(0, 255, 3))
-        bx = int(rng.uniform(left, s * 0.8))
+        bx = int(rng.uniform(min(left, s * 0.8), s * 0.8))
         by = int(rng.uniform(s * 0.3, s * 0.8))
         draw.rectangle((bx, by, s, s), fill=tint)
     arr = np.array(img)[:, :, ::-1].copy()
@@ -116,8 +124,8 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER) -> np.
     return arr
 
 
-def _worker(args: tuple[str, str, int, int, int]) -> int:
-    family, out, start, stop, seed = args
+def _worker(args: tuple[str, str, int, int, int, tuple[float, float]]) -> int:
+    family, out, start, stop, seed, rank_size = args
     cv2.setNumThreads(1)
     cards = list(FRENCH_CARDS)
     n = 0
@@ -126,20 +134,22 @@ def _worker(args: tuple[str, str, int, int, int]) -> int:
         card = cards[int(rng.integers(len(cards)))]
         folder = Path(out) / card
         folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), glyph_corner(card, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
+        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), glyph_corner(card, rng, rank_size=rank_size), [cv2.IMWRITE_JPEG_QUALITY, 92])
         n += 1
     return n
 
 
 def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: int = 0, workers: int = 1,
-                        start: int = 0) -> int:
+                        start: int = 0, rank_size: tuple[float, float] = RANK_SIZE) -> int:
     """Write ``n`` glyph corners to ``out/<CARD>/`` (a classifier's train folder); returns the count."""
     if family != "french":
         raise ValueError("glyph corners are drawn for French indices (Spanish corners carry the pinta, not a sign)")
     if not text_fonts():
         raise RuntimeError("no TrueType or OpenType faces installed (see datasets/README.md for the packages)")
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
-    chunks = [(family, str(out), a, min(a + step, start + n), seed) for a in range(start, start + n, step)]
+    if not 0.0 < rank_size[0] <= rank_size[1] <= 0.8:
+        raise ValueError(f"rank_size must be 0 < low <= high <= 0.8 (shares of the view), got {rank_size!r}")
+    chunks = [(family, str(out), a, min(a + step, start + n), seed, tuple(rank_size)) for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_worker(c) for c in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -241,6 +241,12 @@ def test_confirmation_words() -> None:
     assert pt.confirmation("nao").answer is False
     answer = pt.confirmation([Word("sim", 2.0, 2.3, 0.9)])
     assert answer.time == 2.3 and answer.confidence == 0.9
+    # a refusal said whole is the call, not an answer, in both languages
+    assert pt.confirmation("não quero") is None
+    assert es.confirmation("no quiero") is None
+    assert es.confirmation("no quiero nada") is None
+    assert pt.confirmation("não não quero").answer is False  # a bare "não" before the call still answers
+    assert pt.confirmation("vinte e um") is None  # "é" (yes) folded inside a points call
 
 
 def test_static_view_for_callers_without_engine() -> None:

@@ -290,3 +290,22 @@ def test_words_that_fit_no_call_are_not_heard_again_behind_a_card_seen_much_late
     fusion.tick(12.0)
     assert fusion.log.events[-1] == {"type": "play", "seat": 3, "card": "KD"}
     assert [e["type"] for e in fusion.log.events].count("raise") == 1
+
+
+def test_a_refusal_said_while_a_card_waits_is_a_refusal_not_a_no():
+    """ "não quero" contains "não": while a card waited for confirmation it was taken for a "no",
+    rejected the card, and the refusal was lost (a rendered Clean-28 hand that never ended)."""
+    fusion = _fusion(voice_hold=0.5)
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.3))
+    fusion.hear_words(2.6, "truco")
+    fusion.hear_words(3.4, "não quero")
+    for t in (3.0, 4.0, 5.0):
+        fusion.tick(t)
+    assert [p.event for p in fusion.pending] == [{"type": "play", "seat": 0, "card": "4C"}]
+    assert not fusion.rejected
+    fusion.confirm()
+    fusion.tick(6.0)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
+                                     {"type": "raise", "seat": 1, "to": 3},
+                                     {"type": "refuse", "seat": 0}]

@@ -192,3 +192,23 @@ def test_glyph_corners_tell_ranks_apart_by_the_letter_only(tmp_path, capsys, mon
     monkeypatch.setattr(glyphs, "text_fonts", lambda: ())
     assert main(["dataset", "glyphs", "--n", "1", "--out", str(tmp_path / "h")]) == 1
     assert "no TrueType" in capsys.readouterr().err
+
+
+def test_glyph_corners_draw_big_letters_when_asked(tmp_path, capsys):
+    """``rank_size`` sets the letter's size: two ranks drawn with the same other draws differ over a
+    larger area when the letters are big (a minimalist deck's index) than when they are small."""
+    from companion.synth import glyphs
+
+    def letter_area(size: tuple[float, float]) -> int:
+        area = 0
+        for seed in range(6):
+            a = glyphs.glyph_corner("7S", np.random.default_rng(seed), rank_size=size).astype(int)
+            b = glyphs.glyph_corner("KS", np.random.default_rng(seed), rank_size=size).astype(int)
+            area += int((np.abs(a - b).sum(axis=2) > 60).sum())
+        return area
+
+    assert letter_area((0.45, 0.5)) > 2 * letter_area((0.14, 0.16))
+    assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "g"), "--rank-size", "0.3", "0.5"]) == 0
+    assert len(list((tmp_path / "g").glob("*/*.jpg"))) == 4
+    assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "h"), "--rank-size", "0.5", "0.2"]) == 1
+    assert "rank_size must be" in capsys.readouterr().err
