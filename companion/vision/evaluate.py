@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import CORNER_WEIGHT, CardDetector, mix_readings, photo_settings, read_image
+from companion.vision.detector import CORNER_WEIGHT, RECTIFY, CardDetector, mix_readings, photo_settings, read_image
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -351,16 +351,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
+    p.add_argument("--rectify", choices=("none", "corners", "both"), default=RECTIFY,
+                   help="real/latency/synthetic: cut these crops from the card turned upright where its outline is "
+                        "found (default: %(default)s)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
+                                rectify=args.rectify,
                                 **photo_settings(args.conf, args.scales))
     except ValueError as exc:
         p.error(str(exc))
     result: dict = {"conf": detector.conf, "scales": list(detector.scales),
                     "corner_weight": detector.corner_weight if detector.corners is not None else None,
-                    "corner_crop": detector.corner_crop}
+                    "corner_crop": detector.corner_crop, "rectify": detector.rectify}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

@@ -131,13 +131,15 @@ def test_deck_prior_weighs_readings_outside_the_variant_deck(french):
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = read_image(FIXTURES / rec["image"])
     boxes = np.array([t["box"] for t in rec["cards"]], dtype=np.float64)
+    # box crops only, so classify_crops below reads what classify reads (no card turned upright)
+    french = CardDetector("french", rectify="none")
     free_names, free_probs = french.classify(image, boxes)
     probs = french.classify_crops(np.stack([crop_card(image, tuple(b), french.crop) for b in boxes]))
     index = {v: k for k, v in french.cls_names.items()}
     # a deck without the first card's free reading: the reading moves to the best card left
     deck = [c for c in french.cls_names.values() if c != free_names[0]]
     prior = 0.05
-    told = CardDetector("french", deck=deck, off_deck_prior=prior)
+    told = CardDetector("french", deck=deck, off_deck_prior=prior, rectify="none")
     names, told_probs = told.classify(image, boxes)
     p = probs[0].copy()
     p[index[free_names[0]]] *= prior
@@ -148,7 +150,7 @@ def test_deck_prior_weighs_readings_outside_the_variant_deck(french):
         if free_names[k] != free_names[0] and probs[k][index[free_names[0]]] < 0.5:
             assert names[k] == free_names[k]
     # a full deck changes nothing
-    full = CardDetector("french", deck=list(french.cls_names.values()))
+    full = CardDetector("french", deck=list(french.cls_names.values()), rectify="none")
     assert full.classify(image, boxes)[0] == free_names
     np.testing.assert_allclose(full.classify(image, boxes)[1], free_probs, rtol=1e-5)
 
@@ -282,3 +284,23 @@ def test_detector_scales_are_checked(capsys):
     assert main(["detect", str(image), "--scales", "1", "2"]) == 2
     err = capsys.readouterr().err
     assert "scales" in err and "Traceback" not in err
+
+
+def test_corners_are_read_from_the_card_turned_upright_where_its_outline_is_found(french):
+    """``rectify="corners"``: the corner views come from :func:`rectified_crop` where it finds the card,
+    from the box crop elsewhere; the whole card is still read from the box crop."""
+    from companion.vision.crops import crop_card, rectified_crop
+
+    rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
+    image = read_image(FIXTURES / rec["image"])
+    boxes = [tuple(t["box"]) for t in rec["cards"]]
+    upright = CardDetector("french", rectify="corners")
+    crops = np.stack([crop_card(image, b, upright.crop) for b in boxes])
+    turned = [rectified_crop(image, b, upright.crop) for b in boxes]
+    assert any(t is not None for t in turned)
+    corner_crops = np.stack([t if t is not None else c for t, c in zip(turned, crops)])
+    expected = upright.classify_crops(crops, corner_crops)
+    _, probs = upright.classify(image, np.array(boxes))
+    np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
+    with pytest.raises(ValueError, match="rectify"):
+        CardDetector("french", rectify="sideways")
