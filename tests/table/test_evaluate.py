@@ -39,3 +39,24 @@ def test_sessions_rendered_for_another_seed_are_not_reused(tmp_path):
     assert main(args) == 0
     with pytest.raises(ValueError, match="another --seed"):
         main(args + ["--seed", "7"])  # (seed 7 plans a session of the same name, s00-mineiro-2p)
+
+
+def test_cards_logged_right_count_the_vira_and_face_up_plays_of_each_hand():
+    from companion.table.evaluate import compare
+
+    match = {"type": "match", "variant": "paulista", "players": 2}
+    truth = [match, {"type": "hand", "dealer": 1, "vira": "5H"},
+             {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7D"},
+             {"type": "play", "seat": 1, "covered": True},
+             {"type": "hand", "dealer": 0, "vira": "KS"}, {"type": "play", "seat": 1, "card": "AS"}]
+    got = [match, {"type": "hand", "dealer": 1, "vira": "5D"},  # the vira misread
+           {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7D"},
+           {"type": "play", "seat": 1, "covered": True},
+           {"type": "hand", "dealer": 0, "vira": "KS"}, {"type": "play", "seat": 0, "card": "AS"}]
+    cmp = compare(match, truth, got)
+    # 5 face-up cards (two viras, three plays; the covered play has no card); only 5H missed --
+    # AS counts though the log gives it to another seat (the hand is then not exact)
+    assert (cmp["cards"], cmp["cards_right"]) == (5, 4)
+    assert cmp["exact"] == 0
+    assert compare(match, truth, truth)["cards_right"] == 5
+    assert compare(match, truth, [match])["cards_right"] == 0
