@@ -75,6 +75,7 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER) -> np.ndarray:
 
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).
 CARD_ASPECT = (0.55, 0.85)
+QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this many pixels a side
 
 
 def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
@@ -99,6 +100,13 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     region = image[Y1:Y2, X1:X2]
     if region.shape[0] < 12 or region.shape[1] < 12:
         return None
+    # found on a small copy (at most QUAD_SIDE pixels a side): the outline needs no detail, and a
+    # card filling a 720p frame would otherwise cost tens of milliseconds
+    f = min(1.0, QUAD_SIDE / max(region.shape[:2]))
+    if f < 1.0:
+        region = cv2.resize(region, (max(12, round(region.shape[1] * f)), max(12, round(region.shape[0] * f))),
+                            interpolation=cv2.INTER_AREA)
+    fx, fy = region.shape[1] / (X2 - X1), region.shape[0] / (Y2 - Y1)
     lab = cv2.cvtColor(region, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
                            lab[:, -2:].reshape(-1, 3)])
@@ -110,40 +118,40 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     mask = (dist > min(max(3.0 * spread + 10.0, 20.0), 60.0)).astype(np.uint8)
     # only what lies inside the detector's box (a little slack: boxes clip a card's corner); a
     # neighbour outside it is not this card
+    bx1, by1 = (x1 - X1) * fx, (y1 - Y1) * fy
+    bx2, by2 = (x2 - X1) * fx, (y2 - Y1) * fy
+    bw, bh = bx2 - bx1, by2 - by1
     inside = np.zeros_like(mask)
-    sx, sy = 0.04 * w, 0.04 * h
-    bx1, by1 = int(max(0, x1 - X1 - sx)), int(max(0, y1 - Y1 - sy))
-    bx2, by2 = int(min(mask.shape[1], x2 - X1 + sx)), int(min(mask.shape[0], y2 - Y1 + sy))
-    inside[by1:by2, bx1:bx2] = 1
+    inside[int(max(0, by1 - 0.04 * bh)):int(by2 + 0.04 * bh) + 1, int(max(0, bx1 - 0.04 * bw)):int(bx2 + 0.04 * bw) + 1] = 1
     mask &= inside
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     # every sizeable piece: a pip the colour of the table splits a card's paper in two
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.03 * w * h]
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.03 * bw * bh]
     if not keep:
         return None
-    points = np.column_stack(np.nonzero(np.isin(labels, keep))[::-1]).astype(np.float32)
-    hull = cv2.convexHull(points)
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
-    if min(rw, rh) < 8 or rw * rh < 0.4 * w * h:
-        return None
-    # mostly card inside the rectangle: a rectangle spanning two cards' pieces is mostly table
-    rect_mask = np.zeros_like(mask)
-    cv2.fillConvexPoly(rect_mask, cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.int32), 1)
-    if float((mask & rect_mask).sum()) < 0.6 * float(rect_mask.sum()):
+    pieces = np.isin(labels, keep).astype(np.uint8)
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.convexHull(cv2.findNonZero(pieces)))
+    if min(rw, rh) < 6 or rw * rh < 0.4 * bw * bh:
         return None
     aspect = min(rw, rh) / max(rw, rh)
     if not CARD_ASPECT[0] <= aspect <= CARD_ASPECT[1]:
         return None
-    # the rectangle's own bounding box must be the detector's box, give or take 12 %
     corners = cv2.boxPoints(((cx, cy), (rw, rh), angle))
+    # mostly card inside the rectangle: a rectangle spanning two cards' pieces is mostly table
+    rect_mask = np.zeros_like(mask)
+    cv2.fillConvexPoly(rect_mask, corners.astype(np.int32), 1)
+    if float((pieces & rect_mask).sum()) < 0.6 * float(rect_mask.sum()):
+        return None
+    # the rectangle's own bounding box must be the detector's box, give or take 12 %
     rx1, ry1 = corners.min(axis=0)
     rx2, ry2 = corners.max(axis=0)
-    bw, bh = x2 - x1, y2 - y1
-    if (abs(rx1 + X1 - x1) > 0.12 * bw or abs(rx2 + X1 - x2) > 0.12 * bw
-            or abs(ry1 + Y1 - y1) > 0.12 * bh or abs(ry2 + Y1 - y2) > 0.12 * bh):
+    if (abs(rx1 - bx1) > 0.12 * bw or abs(rx2 - bx2) > 0.12 * bw
+            or abs(ry1 - by1) > 0.12 * bh or abs(ry2 - by2) > 0.12 * bh):
         return None
-    return (cx + X1, cy + Y1), (rw, rh), angle
+    # back to the image's pixels (the two scales differ by rounding only)
+    scale = (fx + fy) / 2.0
+    return (cx / fx + X1, cy / fy + Y1), (rw / scale, rh / scale), angle
 
 
 def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP) -> np.ndarray | None:
