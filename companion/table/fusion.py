@@ -432,6 +432,7 @@ class Fusion:
             self._emit("pending", proposal=prop)
 
     def _try_apply(self, prop: Proposal, by: str) -> bool:
+        self._seat_by_turn(prop)
         try:
             outcomes = self.log.record(prop.event, source=prop.source)
         except illegal_error() as err:
@@ -446,6 +447,27 @@ class Fusion:
             return False
         self._applied_now(prop, outcomes, by)
         return True
+
+    def _seat_by_turn(self, prop: Proposal) -> None:
+        """A card the camera saw goes in for a seat due to play when it is applied.
+
+        The tracker names the seat from the turn order when it proposes the card;
+        a card held for a doubt may be applied seconds later, after the cards
+        behind it, and its seat is then stale.  Measured on a rendered Clean-28
+        hand: a card held 20 s went in for a seat whose turn had passed, and the
+        variant's out-of-turn rule ("loses the game") ended the game with the
+        hand half played; every later hand was lost.  A camera cannot tell who
+        played out of turn (a typed event still can), so the seat follows the turn.
+        """
+        ev = prop.event
+        if prop.source != "vision" or ev.get("type") != "play" or "seat" not in ev:
+            return
+        view = view_of(self.game, self.first_dealer)
+        due = view.turns or ((view.turn,) if view.turn is not None else ())
+        if not view.in_hand or not due or ev["seat"] in due:
+            return
+        old, ev["seat"] = ev["seat"], int(due[0])
+        prop.reason = (prop.reason + "; " if prop.reason else "") + f"seat {old}'s turn had passed: seat {ev['seat']}"
 
     def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
         prop.settled = True

@@ -68,7 +68,8 @@ def test_rejected_proposal_is_dropped_and_the_rest_goes_on():
 
 def test_illegal_event_is_held_with_the_engines_message():
     fusion = _fusion()
-    fusion.submit(_card(2, "4C", 2.0))  # seat 0 is due
+    fusion.submit(Proposal({"type": "raise", "seat": 0, "to": 3}, 1.5, source="voice"))
+    fusion.submit(_card(0, "4C", 2.0))  # the truco must be answered first
     fusion.tick(5.0)
     (p,) = fusion.pending
     assert "illegal" in p.flags and p.reason
@@ -107,12 +108,13 @@ def test_undo_is_always_possible_and_logged():
 def test_unattended_timeout_accepts_legal_and_drops_illegal():
     fusion = _fusion(pending_timeout=2.0, auto_action="accept")
     fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"]))
-    fusion.submit(_card(3, "AS", 3.0, flags=["wrong_seat"]))  # illegal: seat 1 is due
-    fusion.tick(3.0)
-    fusion.tick(5.5)
-    fusion.tick(8.0)
-    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"}]
-    assert not fusion.pending and fusion.rejected[-1].event["seat"] == 3
+    fusion.submit(Proposal({"type": "raise", "seat": 1, "to": 3}, 2.5, source="voice"))
+    fusion.submit(_card(1, "AS", 8.0, flags=["wrong_seat"]))  # illegal: the truco waits for an answer
+    for t in (3.0, 5.5, 8.5, 11.0, 14.0):
+        fusion.tick(t)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
+                                     {"type": "raise", "seat": 1, "to": 3}]
+    assert not fusion.pending and fusion.rejected[-1].event["card"] == "AS"
 
 
 def test_matched_voice_observation_with_confirm_decision_is_pending():
@@ -309,3 +311,22 @@ def test_a_refusal_said_while_a_card_waits_is_a_refusal_not_a_no():
     assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
                                      {"type": "raise", "seat": 1, "to": 3},
                                      {"type": "refuse", "seat": 0}]
+
+
+def test_a_card_held_until_its_seats_turn_passed_goes_in_for_the_seat_due():
+    """Clean-28 makes a card played out of turn lose the game: a card the camera saw, held for a doubt
+    while the cards behind it went in, must not end the game for a seat the tracker named seconds ago."""
+    match = {"type": "match", "variant": "clean-28", "players": 4}
+    fusion = Fusion(MemoryTableLog(match), FusionConfig(), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "KC"}, 0.0))
+    fusion.tick(1.0)
+    fusion.submit(_card(0, "3D", 2.0))
+    fusion.submit(_card(2, "QS", 3.0))  # named when seat 1 was thought to have played; seat 1 is due
+    fusion.tick(5.0)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "3D"},
+                                     {"type": "play", "seat": 1, "card": "QS"}]
+    assert "turn had passed" in fusion.applied[-1].proposal.reason
+    assert not fusion.game.game_over
+    # what the table types is taken as said: an out-of-turn play typed in still costs the game
+    fusion.enter({"type": "play", "seat": 3, "card": "2H"})
+    assert fusion.game.game_over
