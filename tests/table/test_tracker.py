@@ -438,3 +438,27 @@ def test_a_barely_readable_card_waits_for_the_hand_over_it_to_lift():
             tracker.update(frame, lambda: table.view, table.submit)
         plays[settle] = [p.event["card"] for p in table.proposals]
     assert plays == {0.0: ["JS", "4S"], 0.2: ["4S"]}
+
+
+def test_at_a_deal_the_surer_face_by_the_deck_is_the_vira():
+    """An unseen deck's back read as a weak face (QS 0.11), seen a frame before the vira beside it
+    (read 0.17): the deck was decided first and became the vira (a rendered Clean-28 session)."""
+    deck = frozenset({"QS", "2S", "2C", "4C"})
+    table = _FakeTable()
+    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+
+    def submit(p: Proposal) -> None:
+        table.submit(p)
+        if p.event.get("type") == "hand":  # the engine deals: a hand runs, seat 0 to play
+            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0, hand_number=1)
+
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    back_read_as_face = Detection("QS", 0.11, (330.0, 200.0, 390.0, 286.0), 0.8, (("KS", 0.05),))
+    vira = Detection("2C", 0.17, (250.0, 210.0, 330.0, 270.0), 0.9, (("2S", 0.1),))
+    tracker.update(FrameDetections(0.0, (back_read_as_face,), None, (640, 480)), lambda: table.view, submit)
+    for k in range(1, 12):
+        tracker.update(FrameDetections(k / 10, (back_read_as_face, vira), None, (640, 480)), lambda: table.view, submit)
+    assert [p.event for p in table.proposals if p.event.get("type") == "hand"] == [
+        {"type": "hand", "dealer": 3, "vira": "2C"}]
+    (ghost,) = [p for p in table.proposals if p.event.get("type") == "play"]
+    assert ghost.event["card"] == "QS" and ghost.flags[0] == "by_deck" and not ghost.blocking
