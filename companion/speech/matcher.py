@@ -509,7 +509,7 @@ class Matcher:
         None when the words say neither or both; the caller keeps waiting.
         A yes or no word that is part of a call said whole ("não quero", "no
         quiero", "vinte e um") is the call, not an answer: measured on a
-        rendered Paulista hand, "não quero" said while a card waited for
+        rendered Clean-28 hand, "não quero" said while a card waited for
         confirmation was taken for "não", rejected the card and was lost as a
         refusal; the hand never ended and the three after it were not scored.
         """
