@@ -146,9 +146,9 @@ def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: i
         raise ValueError("glyph corners are drawn for French indices (Spanish corners carry the pinta, not a sign)")
     if not text_fonts():
         raise RuntimeError("no TrueType or OpenType faces installed (see datasets/README.md for the packages)")
-    step = max(1, (n + workers * 8 - 1) // (workers * 8))
     if not 0.0 < rank_size[0] <= rank_size[1] <= 0.8:
         raise ValueError(f"rank_size must be 0 < low <= high <= 0.8 (shares of the view), got {rank_size!r}")
+    step = max(1, (n + workers * 8 - 1) // (workers * 8))
     chunks = [(family, str(out), a, min(a + step, start + n), seed, tuple(rank_size)) for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_worker(c) for c in chunks)

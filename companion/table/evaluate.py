@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -293,6 +294,11 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
     }
 
 
+def _groups(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], Any]) -> dict[Any, list[dict[str, Any]]]:
+    """The rows by ``key``, keys in sorted order (the report's breakdowns)."""
+    return {k: [r for r in rows if key(r) == k] for k in sorted({key(r) for r in rows})}
+
+
 def _share(rows: list[dict[str, Any]], part: str, whole: str) -> float | None:
     total = sum(r.get(whole, 0) for r in rows)
     return round(sum(r.get(part, 0) for r in rows) / total, 4) if total else None
@@ -311,8 +317,8 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
 
     out = {
         "mode": mode, "sessions": len(rows), "hands": hands,
-        "exact_share": round(sum(r["exact"] for r in rows) / hands, 4) if hands else None,
-        "scored_share": round(sum(r["scored"] for r in rows) / hands, 4) if hands else None,
+        "exact_share": _share(rows, "exact", "hands"),
+        "scored_share": _share(rows, "scored", "hands"),
         "cards_right_share": _share(rows, "cards_right", "cards"),
         "cards_applied": len(lat),
         "cards_held_share": round(1 - len(auto) / len(lat), 4) if lat else None,
@@ -325,26 +331,15 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "by_variant": {},
     }
-    for v in sorted({r["variant"] for r in rows}):
-        sub = [r for r in rows if r["variant"] == v]
-        h = sum(r["hands"] for r in sub)
-        out["by_variant"][v] = {"hands": h, "exact": sum(r["exact"] for r in sub),
-                                "scored": sum(r["scored"] for r in sub)}
-    out["cards_right_by_design"] = {}
-    for d in sorted({r.get("design", "?") for r in rows}):
-        sub = [r for r in rows if r.get("design", "?") == d]
-        out["cards_right_by_design"][d] = f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"
-    out["by_players"] = {}
-    for n in sorted({r.get("players", 4) for r in rows}):
-        sub = [r for r in rows if r.get("players", 4) == n]
-        out["by_players"][str(n)] = {"hands": sum(r["hands"] for r in sub), "exact": sum(r["exact"] for r in sub),
-                                     "scored": sum(r["scored"] for r in sub)}
-    out["by_camera"] = {}
-    for tilt in sorted({r["tilt"] for r in rows}):
-        sub = [r for r in rows if r["tilt"] == tilt]
-        out["by_camera"][f"tilt {tilt}"] = {"hands": sum(r["hands"] for r in sub),
-                                            "exact": sum(r["exact"] for r in sub),
-                                            "scored": sum(r["scored"] for r in sub)}
+    def tally(sub: list[dict[str, Any]]) -> dict[str, int]:
+        return {k: sum(r[k] for r in sub) for k in ("hands", "exact", "scored")}
+
+    out["by_variant"] = {v: tally(sub) for v, sub in _groups(rows, lambda r: r["variant"]).items()}
+    out["cards_right_by_design"] = {
+        d: f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"
+        for d, sub in _groups(rows, lambda r: r.get("design", "?")).items()}
+    out["by_players"] = {str(n): tally(sub) for n, sub in _groups(rows, lambda r: r.get("players", 4)).items()}
+    out["by_camera"] = {f"tilt {t}": tally(sub) for t, sub in _groups(rows, lambda r: r["tilt"]).items()}
     return out
 
 

@@ -526,7 +526,7 @@ class TableTracker:
         if current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box):
             self._anchor(track, "play")  # the view was blocked, the card never moved: nothing new
             return
-        by_deck = zone in (CENTRE, None) or self._by_deck(track.box)
+        by_deck = self._in_middle(track.box)
         if (current.in_hand and self._stale_hand == current.hand_number and label != BACK
                 and label in current.deck
                 # a vira by the deck is a deal; without a vira, any card, once the table stayed empty
@@ -547,7 +547,7 @@ class TableTracker:
             self._view_in_hand = False
 
         if (label == BACK and self.config.runner_up and current.in_hand and not current.face_down_ok
-                and zone not in (CENTRE, None) and not self._by_deck(track.box)):
+                and not by_deck):
             # a face-down card cannot be played now (not in this variant, not in the first trick...):
             # a card put down on a seat's side is face up and was misread; ask about its likeliest face
             faces = [k for k in track.other_readings((BACK,)) if k in current.deck and k not in current.played]
@@ -665,9 +665,7 @@ class TableTracker:
             if (other is track or other.decided or other.missed or other.label == BACK
                     or other.label not in current.deck or other.hits < self.config.min_frames):
                 continue
-            if self._zone(other.box) not in (CENTRE, None) and not self._by_deck(other.box):
-                continue
-            if other.confidence > track.confidence:
+            if self._in_middle(other.box) and other.confidence > track.confidence:
                 return True
         return False
 
@@ -685,6 +683,10 @@ class TableTracker:
     def _finished_on_table(self) -> bool:
         """Cards of the hand that just ended are still in view (the table was not swept yet)."""
         return any(a.kind == "finished" for a in self.anchors)
+
+    def _in_middle(self, box: Box) -> bool:
+        """In the centre zone (or no zone: no calibration yet) or right beside the deck."""
+        return self._zone(box) in (CENTRE, None) or self._by_deck(box)
 
     def _by_deck(self, box: Box) -> bool:
         """Right beside the deck (where the vira is turned), whatever the zones say."""

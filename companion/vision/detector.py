@@ -370,6 +370,7 @@ class CardDetector:
         out_list: list[list[tuple[str, float]]] = [[] for _ in range(len(boxes))]
         if not crops:
             return out_list
+        whole = np.stack(crops)
         big = None
         if self.corners is not None and self.corner_crop and self.corner_crop != self.crop:
             # (a box crop_card could cut at one size it can cut at any other)
@@ -377,11 +378,11 @@ class CardDetector:
         if self.corners is not None and self.rectify in ("corners", "both"):
             size = self.corner_crop or self.crop
             upright = [rectified_crop(image_bgr, tuple(boxes[i]), size) for i in ok]
-            base = big if big is not None else np.stack(crops)
+            base = big if big is not None else whole
             big = np.stack([u if u is not None else base[j] for j, u in enumerate(upright)])
             if self.rectify == "both" and size == self.crop:
-                crops = [u if u is not None else c for u, c in zip(upright, crops)]
-        out = self.classify_crops(np.stack(crops), big)
+                whole = big
+        out = self.classify_crops(whole, big)
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
