@@ -44,6 +44,15 @@ PHOTO_CONF = 0.4
 # Share of the index-corner classifier in a card's reading, when one is shipped.  Chosen on 1,173 held-back
 # crops with backs (evaluate classifier --crops cls-v3/val, v8 corners): 0.5 0.754, 0.6 0.762, 0.7 0.752.
 CORNER_WEIGHT = 0.6
+# ... and the corners' share in the card's *rank* (mix_by_parts): a letter reads alike on every design,
+# while the suit is drawn large on the card itself.  Chosen on the held-back designs (evaluate designs,
+# tango_nuevo mixed 0.712 at 0.6 -> 0.942 at 0.8) and held-back crops (cls-v3/val 0.762 -> 0.755).
+RANK_WEIGHT = 0.8
+# ... and in face-or-back: an index corner model has seen few backs, and an unseen deck's back reads as
+# a face there (held-back tango_nuevo's back at the table: p(back) 0.00-0.06 by the corners, 0.5-1.0
+# by the whole card).  Chosen on cls-v3/val (1,173 crops, 222 backs): 0.6 / 0.45 / 0.3 / 0.15 give
+# 0.755 / 0.766 / 0.772 / 0.773, backs right 87 / 93 / 96 / 98 %, faces taken for backs 0.1 / 0.3 / 0.8 / 2.1 %.
+BACK_WEIGHT = 0.3
 # Which crops are cut from the card turned upright (crops.rectified_crop) where its outline is found:
 # "corners" (the index corners), "both" (the whole card's too) or "none" (box crops only).
 RECTIFY = "corners"
@@ -143,6 +152,79 @@ def mix_readings(whole: np.ndarray, corners: np.ndarray, weight: float) -> np.nd
     return mixed / mixed.sum(axis=1, keepdims=True)
 
 
+@dataclass(frozen=True)
+class CardParts:
+    """Which rank and which suit each class is: ``ranks`` (classes x ranks) and ``suits`` (classes x suits)
+    one-hot matrices, ``back`` the back class's index or None.  Built once per classifier from its names
+    (TABLE-LOG notation: the suit is the last letter)."""
+
+    ranks: np.ndarray
+    suits: np.ndarray
+    back: int | None
+
+    @classmethod
+    def from_names(cls, names: dict[int, str]) -> "CardParts":
+        n = len(names)
+        faces = [i for i in range(n) if names[i] != "back"]
+        rank_names = sorted({names[i][:-1] for i in faces})
+        suit_names = sorted({names[i][-1] for i in faces})
+        ranks, suits = np.zeros((n, len(rank_names))), np.zeros((n, len(suit_names)))
+        for i in faces:
+            ranks[i, rank_names.index(names[i][:-1])] = 1.0
+            suits[i, suit_names.index(names[i][-1])] = 1.0
+        back = next((i for i in range(n) if names[i] == "back"), None)
+        return cls(ranks, suits, back)
+
+
+def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weight: float,
+                 rank_weight: float, back_weight: float | None = None) -> np.ndarray:
+    """Like :func:`mix_readings`, but the rank, the suit and face-or-back are mixed apart: the corners
+    count ``rank_weight`` in the rank, ``weight`` in the suit, ``back_weight`` (default ``weight``)
+    in whether the card is a back.
+
+    Each reading's faces are split into a rank and a suit distribution (their
+    sums over the classes of that rank, of that suit), each part is mixed as a
+    weighted geometric mean, and a face's probability is its rank's times its
+    suit's.  Why: what each model reads well differs.  The index letter is the
+    same on every design, so the corner model's rank holds on an unseen deck;
+    the whole card sees the big pips, so its suit does.  Measured on the held-back
+    ``tango_nuevo`` (one index, suit sign top right, one huge pip): whole-card rank
+    21 %, suit 94 %; corners rank 97 %, suit 75 % (cards at the table, turned
+    upright).  One mix of whole cards lets the whole card's wrong rank pull the
+    corners' right one down (72 % of its cards right in ``evaluate designs``, 94 % mixed
+    by parts).
+    """
+    eps = 1e-9
+
+    def split(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        q = p.copy()
+        if parts.back is not None:
+            q[:, parts.back] = 0.0
+        q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+        return q @ parts.ranks, q @ parts.suits
+
+    rank_w, suit_w = split(whole)
+    rank_c, suit_c = split(corners)
+    log_rank = (1 - rank_weight) * np.log(rank_w + eps) + rank_weight * np.log(rank_c + eps)
+    log_suit = (1 - weight) * np.log(suit_w + eps) + weight * np.log(suit_c + eps)
+    logf = log_rank @ parts.ranks.T + log_suit @ parts.suits.T
+    if parts.back is not None:
+        logf[:, parts.back] = -np.inf
+    logf -= logf.max(axis=1, keepdims=True)
+    faces = np.exp(logf)
+    faces /= faces.sum(axis=1, keepdims=True)
+    if parts.back is None:
+        return faces
+    b = parts.back
+    bw = weight if back_weight is None else back_weight
+    log_back = (1 - bw) * np.log(whole[:, b] + eps) + bw * np.log(corners[:, b] + eps)
+    log_face = (1 - bw) * np.log(1 - whole[:, b] + eps) + bw * np.log(1 - corners[:, b] + eps)
+    p_back = 1.0 / (1.0 + np.exp(log_face - log_back))
+    out = faces * (1.0 - p_back)[:, None]
+    out[:, b] = p_back
+    return out
+
+
 def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int) -> np.ndarray:
     """The two index corners' readings of N cards as one.
 
@@ -229,6 +311,9 @@ class CardDetector:
     ``corners``: also read the two index corners with ``card-corners-<family>.onnx``
     when the models folder has one, and mix its reading into the whole card's with
     weight ``corner_weight`` (see :func:`companion.vision.crops.corner_views`).
+    ``rank_weight``, ``back_weight``: the corners' share in the card's rank and in face-or-back, each
+    mixed apart from the suit's ``corner_weight`` (:func:`mix_by_parts`); ``rank_weight`` None mixes
+    whole readings with ``corner_weight`` alone (:func:`mix_readings`).
     ``corner_crop``: cut the corners from a crop of this size instead of the whole
     card's (a big card keeps more of its index letter; None: the same crop).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
@@ -238,7 +323,8 @@ class CardDetector:
                  threads: int = 2, iou: float = 0.7, tta: bool = True, deck: Iterable[str] | None = None,
                  off_deck_prior: float = 0.05, scales: tuple[float, ...] = (1.0,), corners: bool = True,
                  corner_weight: float = CORNER_WEIGHT, corner_crop: int | None = None,
-                 rectify: str = RECTIFY) -> None:
+                 rectify: str = RECTIFY, rank_weight: float | None = RANK_WEIGHT,
+                 back_weight: float = BACK_WEIGHT) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -265,6 +351,13 @@ class CardDetector:
         if not 0.0 <= corner_weight <= 1.0:
             raise ValueError(f"corner_weight must be in [0, 1], got {corner_weight!r}")
         self.corner_weight = corner_weight
+        if rank_weight is not None and not 0.0 <= rank_weight <= 1.0:
+            raise ValueError(f"rank_weight must be in [0, 1] or None, got {rank_weight!r}")
+        self.rank_weight = rank_weight
+        if not 0.0 <= back_weight <= 1.0:
+            raise ValueError(f"back_weight must be in [0, 1], got {back_weight!r}")
+        self.back_weight = back_weight
+        self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
         if rectify not in ("none", "corners", "both"):
@@ -397,9 +490,14 @@ class CardDetector:
         the whole card's reading, mixed with the index corners' when a corner model is loaded."""
         out = self.whole_readings(crops_bgr)
         if self.corners is not None:
-            out = mix_readings(out, self.corner_readings(crops_bgr if corner_crops is None else corner_crops),
-                               self.corner_weight)
+            out = self.mix(out, self.corner_readings(crops_bgr if corner_crops is None else corner_crops))
         return out
+
+    def mix(self, whole: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The whole card's and the corners' readings as one, with this detector's weights."""
+        if self.rank_weight is None or self.corner_weight <= 0.0:
+            return mix_readings(whole, corners, self.corner_weight)
+        return mix_by_parts(whole, corners, self.parts, self.corner_weight, self.rank_weight, self.back_weight)
 
     def whole_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
         """The whole-card classifier's probabilities (N x classes).

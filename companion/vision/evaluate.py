@@ -42,7 +42,8 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import CORNER_WEIGHT, RECTIFY, CardDetector, mix_readings, photo_settings, read_image
+from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_WEIGHT, RECTIFY, CardDetector,
+                                       photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -262,7 +263,7 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
         readings = {"whole": whole}
         if detector.corners is not None:
             readings["corners"] = detector.corner_readings(batch)
-            readings["mixed"] = mix_readings(whole, readings["corners"], detector.corner_weight)
+            readings["mixed"] = detector.mix(whole, readings["corners"])
         else:
             readings["mixed"] = whole
         back = detector.back_index
@@ -349,6 +350,12 @@ def main(argv: list[str] | None = None) -> int:
                         "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
+    p.add_argument("--rank-weight", type=float, default=RANK_WEIGHT,
+                   help="share of the index-corner classifier in each card's rank, mixed apart from its suit "
+                        "(default %(default)s; a negative value mixes whole readings with --corner-weight alone)")
+    p.add_argument("--back-weight", type=float, default=BACK_WEIGHT,
+                   help="share of the index-corner classifier in whether a card is a back (with --rank-weight; "
+                        "default %(default)s)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=("none", "corners", "both"), default=RECTIFY,
@@ -358,12 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
-                                rectify=args.rectify,
+                                rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
+                                back_weight=args.back_weight,
                                 **photo_settings(args.conf, args.scales))
     except ValueError as exc:
         p.error(str(exc))
     result: dict = {"conf": detector.conf, "scales": list(detector.scales),
                     "corner_weight": detector.corner_weight if detector.corners is not None else None,
+                    "rank_weight": detector.rank_weight if detector.corners is not None else None,
+                    "back_weight": detector.back_weight if detector.corners is not None else None,
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify}
     if args.what == "classifier":
         if args.crops is None:

@@ -12,7 +12,8 @@ from companion.cli import main
 from companion.paths import models_dir
 from companion.synth.build import build_corners
 from companion.vision.crops import CORNER, CORNER_SHARE, corner_views
-from companion.vision.detector import CardDetector, ModelError, classifier_file, corner_file, mix_readings
+from companion.vision.detector import (CardDetector, CardParts, ModelError, classifier_file, corner_file, mix_by_parts,
+                                       mix_readings)
 
 
 def _marked_crop() -> np.ndarray:
@@ -91,10 +92,49 @@ def test_corner_weight_mixes_the_two_readings(models_copy):
         pytest.skip("no corner model shipped in models/")
     crops = np.stack([_marked_crop()])
     whole = CardDetector("french", models_dir=models_copy, corner_weight=0.0).classify_crops(crops)
-    only = CardDetector("french", models_dir=models_copy, corner_weight=1.0).classify_crops(crops)
-    half = CardDetector("french", models_dir=models_copy, corner_weight=0.5).classify_crops(crops)
+    only = CardDetector("french", models_dir=models_copy, corner_weight=1.0, rank_weight=None).classify_crops(crops)
+    half = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=None).classify_crops(crops)
     assert np.allclose(half, mix_readings(whole, only, 0.5), atol=1e-5)
     assert not np.allclose(whole, only, atol=1e-3)
+    parts = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=0.8)
+    by_parts = parts.classify_crops(crops)
+    assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight), atol=1e-5)
+    with pytest.raises(ValueError, match="rank_weight"):
+        CardDetector("french", models_dir=models_copy, rank_weight=1.2)
+    with pytest.raises(ValueError, match="back_weight"):
+        CardDetector("french", models_dir=models_copy, back_weight=-0.1)
+
+
+def test_card_parts_name_each_class_rank_and_suit():
+    parts = CardParts.from_names({0: "10C", 1: "10H", 2: "QH", 3: "back"})
+    assert parts.back == 3
+    assert parts.ranks.tolist() == [[1, 0], [1, 0], [0, 1], [0, 0]]  # ranks sorted: "10", "Q"
+    assert parts.suits.tolist() == [[1, 0], [0, 1], [0, 1], [0, 0]]  # suits sorted: "C", "H"
+
+
+def test_rank_from_the_corners_and_suit_from_the_whole_card_make_one_card():
+    """An unseen deck: the corners read the rank (7) but doubt the suit; the whole card sees the big
+    pips' suit (hearts) but names another rank.  Mixed as whole cards, the whole card's wrong 3H
+    wins; mixed by parts, 7H does."""
+    names = {0: "7C", 1: "7H", 2: "3C", 3: "3H", 4: "back"}
+    parts = CardParts.from_names(names)
+    whole = np.array([[0.001, 0.02, 0.01, 0.95, 0.019]])
+    corners = np.array([[0.55, 0.35, 0.04, 0.04, 0.02]])
+    assert names[int(mix_readings(whole, corners, 0.6).argmax())] == "3H"
+    mixed = mix_by_parts(whole, corners, parts, 0.6, 0.8)
+    assert names[int(mixed.argmax())] == "7H"
+    assert np.allclose(mixed.sum(axis=1), 1.0)
+    # face or back stays the two models' weighted say: both sure of a back is a back
+    both_back = mix_by_parts(np.array([[0.01, 0.01, 0.01, 0.01, 0.96]]), np.array([[0.02, 0.02, 0.02, 0.02, 0.92]]),
+                             parts, 0.6, 0.8)
+    assert names[int(both_back.argmax())] == "back" and both_back[0, 4] > 0.9
+    # an unseen back: the whole card is sure, the corners take it for a face; the corners' say in
+    # face-or-back is their own weight
+    unseen_whole = np.array([[0.01, 0.01, 0.01, 0.01, 0.96]])
+    unseen_corners = np.array([[0.40, 0.30, 0.14, 0.14, 0.02]])
+    low = mix_by_parts(unseen_whole, unseen_corners, parts, 0.6, 0.8, back_weight=0.3)
+    high = mix_by_parts(unseen_whole, unseen_corners, parts, 0.6, 0.8)
+    assert low[0, 4] >= 0.6 > high[0, 4]
 
 
 def test_readings_mix_as_a_weighted_geometric_mean():
