@@ -142,8 +142,12 @@ class Fusion:
             for prop in self.queue:
                 if prop.words is not None or prop.event.get("seat") == -1 or "table_cleared" in prop.flags:
                     continue  # words are not events yet; a cleared table is only a guess
+                event = dict(prop.event)
+                seat = self._due_seat(game, prop)
+                if seat is not None:
+                    event["seat"] = seat  # as it will go in (_seat_by_turn)
                 try:
-                    game.apply(dict(prop.event))
+                    game.apply(event)
                 except illegal_error():
                     pass
         self._game_cache = (self._version, game)
@@ -459,15 +463,26 @@ class Fusion:
         hand half played; every later hand was lost.  A camera cannot tell who
         played out of turn (a typed event still can), so the seat follows the turn.
         """
+        seat = self._due_seat(self.game, prop)
+        if seat is None:
+            return
+        old, prop.event["seat"] = prop.event["seat"], seat
+        prop.reason = (prop.reason + "; " if prop.reason else "") + f"seat {old}'s turn had passed: seat {seat}"
+
+    def _due_seat(self, game: Any, prop: Proposal) -> int | None:
+        """The seat a camera-seen play goes in for in ``game`` when its own seat is not due (None: it is,
+        or it is no such play).  The projection the tracker sees uses it too: a stale seat there
+        would be an out-of-turn play, which a Clean-28 game punishes by ending the game, and the
+        tracker ignores every card put down in a game that is over (measured on a rendered
+        Clean-28 session: two plays of a hand never proposed)."""
         ev = prop.event
         if prop.source != "vision" or ev.get("type") != "play" or "seat" not in ev:
-            return
-        view = view_of(self.game, self.first_dealer)
+            return None
+        view = view_of(game, self.first_dealer)
         due = view.turns or ((view.turn,) if view.turn is not None else ())
         if not view.in_hand or not due or ev["seat"] in due:
-            return
-        old, ev["seat"] = ev["seat"], int(due[0])
-        prop.reason = (prop.reason + "; " if prop.reason else "") + f"seat {old}'s turn had passed: seat {ev['seat']}"
+            return None
+        return int(due[0])
 
     def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
         prop.settled = True

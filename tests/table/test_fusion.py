@@ -330,3 +330,20 @@ def test_a_card_held_until_its_seats_turn_passed_goes_in_for_the_seat_due():
     # what the table types is taken as said: an out-of-turn play typed in still costs the game
     fusion.enter({"type": "play", "seat": 3, "card": "2H"})
     assert fusion.game.game_over
+
+
+def test_the_tracker_sees_held_cards_in_the_seats_they_will_go_in_for():
+    """The projection the tracker reads applied waiting cards with the seats the tracker named: a
+    stale seat there was an out-of-turn play, a Clean-28 game was over in the projection, and the
+    tracker ignored the next cards put down (a rendered Clean-28 hand lost two plays)."""
+    match = {"type": "match", "variant": "clean-28", "players": 4}
+    fusion = Fusion(MemoryTableLog(match), FusionConfig(), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "KC"}, 0.0))
+    fusion.tick(1.0)
+    fusion.submit(_card(0, "3D", 2.0, flags=["low_confidence"], confidence=0.3))
+    fusion.submit(_card(2, "QS", 3.0, flags=["wrong_seat"]))  # seat 1 is due after seat 0
+    fusion.tick(5.0)
+    assert len(fusion.pending) == 1 and len(fusion.log.events) == 1
+    view = fusion.view()
+    assert view.in_hand and not view.game_over
+    assert view.turn == 2 and view.cards_this_hand == 2
