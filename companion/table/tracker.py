@@ -456,7 +456,8 @@ class TableTracker:
             return
         if self._empty_since is None:
             self._empty_since = frame.t
-        empty_for = frame.t - self._empty_since
+        # (frame times are sums of float steps: 46.7 + 0.3 falls a hair short of 47.0)
+        empty_for = frame.t - self._empty_since + 1e-6
         if not self._had_cards:
             return
         if not current.in_hand:

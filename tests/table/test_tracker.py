@@ -462,3 +462,32 @@ def test_at_a_deal_the_surer_face_by_the_deck_is_the_vira():
         {"type": "hand", "dealer": 3, "vira": "2C"}]
     (ghost,) = [p for p in table.proposals if p.event.get("type") == "play"]
     assert ghost.event["card"] == "QS" and ghost.flags[0] == "by_deck" and not ghost.blocking
+
+
+def test_a_short_sweep_is_a_sweep_whatever_the_frame_times_add_up_to():
+    """Frame times are decimals (46.7, 47.0); 47.0 - 46.7 falls a hair short of 0.3 in floating point,
+    so a table empty for exactly the sweep time was no sweep: the new deal's vira was taken for the
+    old one, and a rendered Clean-28 session lost its whole last hand."""
+    import dataclasses
+
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.observations import read_stream
+    from companion.table.session import SessionConfig, TableSession
+
+    from .streams import FIXTURES
+
+    header, frames = read_stream(FIXTURES / "new_deal.jsonl")
+    played = [f for f in frames if f.t < 5.0]
+    dealt = [f for f in frames if f.t >= 7.5]
+    empty = next(f for f in frames if not f.detections)
+    for gap in range(6, 13):  # empty frames between the swept hand and the new deal
+        stream = list(played) + [dataclasses.replace(empty, t=round((len(played) + k) * 0.1, 1)) for k in range(gap)]
+        start = len(stream)
+        stream += [dataclasses.replace(f, t=round((start + k) * 0.1, 1)) for k, f in enumerate(dealt)]
+        log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
+        session = TableSession(log, zones=Zones(Calibration.from_dict(header["calibration"])),
+                               config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
+        for frame in stream:
+            session.feed_detections(frame)
+        session.finish()
+        assert [e["type"] for e in log.events] == ["hand", "play", "play", "fold", "hand", "play"], gap
