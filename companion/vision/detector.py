@@ -46,7 +46,8 @@ PHOTO_CONF = 0.4
 CORNER_WEIGHT = 0.6
 # ... and the corners' share in the card's *rank* (mix_by_parts): a letter reads alike on every design,
 # while the suit is drawn large on the card itself.  Chosen on the held-back designs (evaluate designs,
-# tango_nuevo mixed 0.712 at 0.6 -> 0.942 at 0.8) and held-back crops (cls-v3/val 0.762 -> 0.755).
+# tango_nuevo mixed 0.712 at 0.6 -> 0.942 at 0.8) and held-back crops (cls-v3/val 0.762 -> 0.755 with the back
+# mixed at 0.6 too; 0.772 with BACK_WEIGHT).
 RANK_WEIGHT = 0.8
 # ... and in face-or-back: an index corner model has seen few backs, and an unseen deck's back reads as
 # a face there (held-back tango_nuevo's back at the table: p(back) 0.00-0.06 by the corners, 0.5-1.0
