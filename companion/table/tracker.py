@@ -162,6 +162,7 @@ class Track:
     strong_hits: int = 0  # detections at or above TrackerConfig.min_detection_confidence
     label_override: str | None = None  # a decision on the runner-up reading (see TableTracker._decide)
     relabel_reason: str = ""
+    gave_way: str | None = None  # a reading this card gave up to a twin in its seat's zone (_give_way)
 
     def add(self, det: Detection, t: float, strong: bool = True) -> None:
         self.strong_hits += strong
@@ -240,6 +241,7 @@ class TableTracker:
         self._stale_cards: dict[str, Box] = {}  # where that hand's cards lay
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
+        self._gave_way = False  # a waiting proposal gave its reading to a twin this frame (_give_way)
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
@@ -359,6 +361,7 @@ class TableTracker:
         self._ensure_zones(frame)
         self._associate(frame)
         revised = self._read_again(view)
+        self._gave_way = False
         current = view()
         self._expire_anchors(frame.t, current)
         self._check_cleared(frame, current, submit)
@@ -374,7 +377,7 @@ class TableTracker:
                 # of it boxed while the hand that put it down still covers it): a few more frames
                 continue
             self._decide(track, frame.t, view, submit)
-        return revised
+        return revised or self._gave_way
 
     def _read_again(self, view: ViewFn) -> bool:
         """A card (or vira) proposed with a doubt keeps being looked at while it
@@ -398,7 +401,7 @@ class TableTracker:
                 continue
             old = prop.event.get(key)
             best = max(track.votes, key=lambda k: track.votes[k])
-            if (best in (old, BACK) or track.counts[best] < self.config.min_frames
+            if (best in (old, BACK, track.gave_way) or track.counts[best] < self.config.min_frames
                     or track.votes[best] <= self.config.reread_margin * track.support(old)):
                 continue
             current = current or view()
@@ -590,6 +593,8 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["not_in_deck"], f"{label} is not in this variant's deck", blocking=False)
             return
+        if label in current.played and self._give_way(track, label, zone, current):
+            return  # decided on the next frame, when the view has the twin's new reading
         if label in current.played:
             self._anchor(track, "flagged")
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
@@ -633,6 +638,37 @@ class TableTracker:
             return
         self._anchor(track, "play")
         self._propose_play(track, {"type": "play", "card": label}, zone, current, propose)
+
+    def _give_way(self, track: Track, label: str, zone: int | None, current: TableView) -> bool:
+        """Two cards read the same: a waiting one, given the turn of the seat whose zone this card lies
+        in while it lies in another seat's zone, and this one.  This card is that seat's play; the
+        waiting one takes its next possible reading (and, with the seats of their zones, fusion puts
+        the two in the order they lie).  True when the waiting proposal was changed.
+
+        Why: measured on a rendered six-player Argentine hand, 2E was read as 5E and decided a moment
+        before the real 5E, both at once; the real one was shown as "already out" and never played, and
+        every later card of the hand went to the wrong seat."""
+        if not isinstance(zone, int) or zone == CENTRE:
+            return False
+        for twin, prop, key in self._waiting:
+            if (key != "card" or prop.settled or twin is track or prop.event.get("card") != label
+                    or prop.event.get("seat") != zone or prop.zone in (None, CENTRE, zone)):
+                continue
+            others = [k for k in twin.other_readings((BACK, label)) if k in current.deck and k not in current.played]
+            if not others:
+                return False
+            prop.event["card"] = twin.label_override = others[0]
+            twin.gave_way = label
+            if twin.anchor is not None:
+                twin.anchor.label = others[0]
+            prop.alternatives = others[1:4]
+            prop.reason = (prop.reason + "; " if prop.reason else "") + (
+                f"read as {others[0]}: a card read {label} lies in seat {zone}'s zone")
+            self.events.append(f"{track.first_t:.2f}s {label} in seat {zone}'s zone: the card in seat "
+                               f"{prop.zone}'s zone read again as {others[0]}")
+            self._gave_way = True
+            return True
+        return False
 
     def _propose_play(self, track: Track, event: dict[str, Any], zone: int | None, current: TableView,
                       propose: Callable[..., None]) -> None:

@@ -491,3 +491,27 @@ def test_a_short_sweep_is_a_sweep_whatever_the_frame_times_add_up_to():
             session.feed_detections(frame)
         session.finish()
         assert [e["type"] for e in log.events] == ["hand", "play", "play", "fold", "hand", "play"], gap
+
+
+def test_of_two_cards_read_alike_the_one_in_the_seats_zone_keeps_the_reading():
+    """Seat 0 is due.  A card in seat 1's zone is misread as 4C (its runner-up AS) and decided first,
+    for seat 0; the real 4C shows a moment later in seat 0's zone.  It was shown as "already out" and
+    never played, and every later card went to the wrong seat (a rendered six-player Argentine hand).
+    The waiting card takes its next reading, and the two go in with the seats of their zones."""
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.session import SessionConfig, TableSession
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
+    misread = Detection("4C", 0.45, (449.4, 127.7, 510.5, 213.7), 0.9, (("AS", 0.3),))
+    real = Detection("4C", 0.5, (218.9, 357.9, 278.8, 443.7), 0.9, (("4S", 0.1),))
+    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
+    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
+                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
+    for k in range(80):
+        t = round(k * 0.1, 1)
+        seen = [deck, vira] + ([misread] if t >= 1.0 else []) + ([real] if t >= 1.5 else [])
+        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session.finish()
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
+    assert any("read again as AS" in e for e in session.tracker.events)
