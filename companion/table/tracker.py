@@ -557,6 +557,8 @@ class TableTracker:
                 and not by_deck):
             # a face-down card cannot be played now (not in this variant, not in the first trick...):
             # a card put down on a seat's side is face up and was misread; ask about its likeliest face
+            if track.hits < 2 * self.config.min_frames:
+                return  # a back box seen a moment beside a card being put down (a hand) is no card: look longer
             faces = [k for k in track.other_readings((BACK,)) if k in current.deck and k not in current.played]
             if faces:
                 label = track.label_override = faces[0]

@@ -515,3 +515,25 @@ def test_of_two_cards_read_alike_the_one_in_the_seats_zone_keeps_the_reading():
     session.finish()
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
     assert any("read again as AS" in e for e in session.tracker.events)
+
+
+def test_a_back_box_seen_a_moment_beside_a_card_being_put_down_is_no_card():
+    """While a hand puts a card down, the detector boxed the hand and the card's edge as a back for
+    four frames.  Face down is not allowed in the first trick, so the back was read as its likeliest
+    face and went in as a play (a rendered Mineiro hand: every later card took the wrong seat)."""
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.session import SessionConfig, TableSession
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
+    card = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9)
+    hand_over_it = Detection(BACK, 0.32, (190.0, 330.0, 262.0, 404.0), 0.32, (("2D", 0.01),))
+    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
+    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
+                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
+    for k in range(60):
+        t = round(k * 0.1, 1)
+        seen = [deck, vira] + ([hand_over_it] if 1.0 <= t < 1.4 else []) + ([card] if t >= 1.0 else [])
+        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session.finish()
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
