@@ -365,7 +365,7 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
     table = _FakeTable()
     table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=False)
     tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
-    for k in range(4):
+    for k in range(6):  # (seen 2 x min_frames frames: a back seen a moment is no card, see below)
         tracker.update(_back_frame(k / 10, (("AS", 0.2), ("KS", 0.1))), lambda: table.view, table.submit)
     (p,) = table.proposals
     assert p.event == {"type": "play", "seat": 0, "card": "AS"}
