@@ -537,3 +537,25 @@ def test_a_back_box_seen_a_moment_beside_a_card_being_put_down_is_no_card():
         session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
     session.finish()
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+
+
+def test_a_box_mostly_inside_a_surer_one_is_that_card_boxed_again():
+    """The detector boxed a card and, under it, its lower part (mostly inside the first box) as a second
+    card; the second went in as the next seat's play, and the truco said after it was given to the
+    wrong seat (a rendered Clean-28 hand).  A box mostly inside a surer one is the same card."""
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.session import SessionConfig, TableSession
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
+    card = Detection("4C", 0.6, (290.0, 357.0, 350.0, 443.0), 0.9)
+    part = Detection("2H", 0.2, (295.0, 395.0, 350.0, 450.0), 0.5)  # IoU 0.48, 87 % inside
+    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
+    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
+                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
+    for k in range(60):
+        t = round(k * 0.1, 1)
+        seen = [deck, vira] + ([card, part] if t >= 1.0 else [])
+        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session.finish()
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
