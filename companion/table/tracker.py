@@ -587,8 +587,16 @@ class TableTracker:
             # the detector's best reading is impossible; its next best reading of
             # the same card may not be (a confused label, not a second card)
             others = [k for k in track.other_readings((label, BACK)) if k in current.deck and k not in current.played]
-            if (self.config.runner_up and others and track.support(others[0]) >= 0.25 * track.votes[label]
-                    and (label not in current.deck or self._twin_in_view(track, label))):
+            twin = label in current.deck and self._twin_in_view(track, label)
+            due = (current.turns or ((current.turn,) if current.turn is not None else ()))
+            # a second physical card put down in the zone of the seat due is that seat's play even when
+            # its next reading is weak: its face is in doubt (asked about), the play is not.  Shown as
+            # "already out" instead, the play was lost and every later card took the wrong seat
+            # (recorded video streams: seed 0 one hand more scored right, seed 1 and noise unchanged)
+            certain = twin and isinstance(zone, int) and zone in due
+            if (self.config.runner_up and others
+                    and (track.support(others[0]) >= 0.25 * track.votes[label] or certain)
+                    and (label not in current.deck or twin)):
                 why = "not in this variant's deck" if label not in current.deck else "already out in this hand"
                 first_reading = label
                 label = track.label_override = others[0]

@@ -559,3 +559,28 @@ def test_a_box_mostly_inside_a_surer_one_is_that_card_boxed_again():
         session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
     session.finish()
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+
+
+def test_a_second_card_read_alike_in_the_zone_of_the_seat_due_is_that_seats_play():
+    """Seat 1 is due and puts a card down in its zone; it is read as 4C, which seat 0's card, still in
+    view, was read as.  Its next reading was too weak to be offered, so it was shown as "already out"
+    and the play was lost: every later card took the wrong seat (a rendered Mineiro hand).  A second
+    physical card in the zone of the seat due is that seat's play; its face is asked about."""
+    from companion.table.engine_view import MemoryTableLog
+    from companion.table.session import SessionConfig, TableSession
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
+    first = Detection("4C", 0.9, (290.0, 357.0, 350.0, 443.0), 0.9)
+    second = Detection("4C", 0.5, (449.4, 127.7, 510.5, 213.7), 0.9, (("AS", 0.02),))
+    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
+    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
+                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
+    for k in range(80):
+        t = round(k * 0.1, 1)
+        seen = [deck, vira] + ([first] if t >= 1.0 else []) + ([second] if t >= 2.5 else [])
+        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session.finish()
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
+    (applied,) = [a for a in session.fusion.applied if a.event.get("card") == "AS"]
+    assert "reread" in applied.proposal.flags and applied.resolved_by == "timeout"  # asked about, not taken silently
