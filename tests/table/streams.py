@@ -3,13 +3,14 @@ tracker, fusion and the real engine."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-
 from companion.table.engine_view import MemoryTableLog
 from companion.table.fusion import FusionConfig
-from companion.table.observations import read_stream
+from companion.table.observations import FrameDetections, read_stream
+from companion.table.replay import UNATTENDED
 from companion.table.session import SessionConfig, TableSession
 from companion.table.zones import Calibration, Zones
 
@@ -23,6 +24,20 @@ def run_stream(name: str, variant: str = "paulista", first_dealer: int = 3,
     config = SessionConfig(fusion=fusion or FusionConfig())
     zones = Zones(Calibration.from_dict(header["calibration"])) if "calibration" in header else None
     session = TableSession(log, zones=zones, config=config, first_dealer=first_dealer)
+    for frame in frames:
+        session.feed_detections(frame)
+    session.finish()
+    return session
+
+
+def run_frames(frames: Iterable[FrameDetections], variant: str = "paulista", first_dealer: int = 3,
+               calibration: Calibration | None = None, fusion: FusionConfig | None = None) -> TableSession:
+    """Frames built in a test, through the tracker, fusion (unattended unless told) and the real engine;
+    seat 0 at the bottom of a 640x480 frame unless ``calibration`` says otherwise."""
+    log = MemoryTableLog({"type": "match", "variant": variant, "players": 4})
+    zones = Zones(calibration or Calibration((320, 240), (320, 400), 4, (640, 480)))
+    session = TableSession(log, zones=zones, config=SessionConfig(fusion=fusion or FusionConfig(**UNATTENDED.__dict__)),
+                           first_dealer=first_dealer)
     for frame in frames:
         session.feed_detections(frame)
     session.finish()

@@ -464,17 +464,30 @@ def test_at_a_deal_the_surer_face_by_the_deck_is_the_vira():
     assert ghost.event["card"] == "QS" and ghost.flags[0] == "by_deck" and not ghost.blocking
 
 
+# a deck and its vira by it, seen from the first frame (the frames built in the tests below)
+DECK = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+VIRA = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
+
+
+def _frames(seconds: float, *cards: tuple[Detection, float, float]) -> list[FrameDetections]:
+    """10 frames a second: the deck and vira, and each (detection, from, until) while it lasts."""
+    out = []
+    for k in range(int(round(seconds * 10))):
+        t = round(k * 0.1, 1)
+        seen = [DECK, VIRA] + [d for d, start, end in cards if start <= t < end]
+        out.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    return out
+
+
 def test_a_short_sweep_is_a_sweep_whatever_the_frame_times_add_up_to():
     """Frame times are decimals (46.7, 47.0); 47.0 - 46.7 falls a hair short of 0.3 in floating point,
     so a table empty for exactly the sweep time was no sweep: the new deal's vira was taken for the
     old one, and a rendered Clean-28 session lost its whole last hand."""
     import dataclasses
 
-    from companion.table.engine_view import MemoryTableLog
     from companion.table.observations import read_stream
-    from companion.table.session import SessionConfig, TableSession
 
-    from .streams import FIXTURES
+    from .streams import FIXTURES, run_frames
 
     header, frames = read_stream(FIXTURES / "new_deal.jsonl")
     played = [f for f in frames if f.t < 5.0]
@@ -484,13 +497,8 @@ def test_a_short_sweep_is_a_sweep_whatever_the_frame_times_add_up_to():
         stream = list(played) + [dataclasses.replace(empty, t=round((len(played) + k) * 0.1, 1)) for k in range(gap)]
         start = len(stream)
         stream += [dataclasses.replace(f, t=round((start + k) * 0.1, 1)) for k, f in enumerate(dealt)]
-        log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
-        session = TableSession(log, zones=Zones(Calibration.from_dict(header["calibration"])),
-                               config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
-        for frame in stream:
-            session.feed_detections(frame)
-        session.finish()
-        assert [e["type"] for e in log.events] == ["hand", "play", "play", "fold", "hand", "play"], gap
+        session = run_frames(stream, calibration=Calibration.from_dict(header["calibration"]))
+        assert [e["type"] for e in events(session)] == ["hand", "play", "play", "fold", "hand", "play"], gap
 
 
 def test_of_two_cards_read_alike_the_one_in_the_seats_zone_keeps_the_reading():
@@ -498,21 +506,11 @@ def test_of_two_cards_read_alike_the_one_in_the_seats_zone_keeps_the_reading():
     for seat 0; the real 4C shows a moment later in seat 0's zone.  It was shown as "already out" and
     never played, and every later card went to the wrong seat (a rendered six-player Argentine hand).
     The waiting card takes its next reading, and the two go in with the seats of their zones."""
-    from companion.table.engine_view import MemoryTableLog
-    from companion.table.session import SessionConfig, TableSession
+    from .streams import run_frames
 
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
     misread = Detection("4C", 0.45, (449.4, 127.7, 510.5, 213.7), 0.9, (("AS", 0.3),))
     real = Detection("4C", 0.5, (218.9, 357.9, 278.8, 443.7), 0.9, (("4S", 0.1),))
-    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
-    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
-                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
-    for k in range(80):
-        t = round(k * 0.1, 1)
-        seen = [deck, vira] + ([misread] if t >= 1.0 else []) + ([real] if t >= 1.5 else [])
-        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
-    session.finish()
+    session = run_frames(_frames(8.0, (misread, 1.0, 99), (real, 1.5, 99)))
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
     assert any("read again as AS" in e for e in session.tracker.events)
 
@@ -521,21 +519,11 @@ def test_a_back_box_seen_a_moment_beside_a_card_being_put_down_is_no_card():
     """While a hand puts a card down, the detector boxed the hand and the card's edge as a back for
     four frames.  Face down is not allowed in the first trick, so the back was read as its likeliest
     face and went in as a play (a rendered Mineiro hand: every later card took the wrong seat)."""
-    from companion.table.engine_view import MemoryTableLog
-    from companion.table.session import SessionConfig, TableSession
+    from .streams import run_frames
 
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
     card = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9)
     hand_over_it = Detection(BACK, 0.32, (190.0, 330.0, 262.0, 404.0), 0.32, (("2D", 0.01),))
-    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
-    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
-                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
-    for k in range(60):
-        t = round(k * 0.1, 1)
-        seen = [deck, vira] + ([hand_over_it] if 1.0 <= t < 1.4 else []) + ([card] if t >= 1.0 else [])
-        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
-    session.finish()
+    session = run_frames(_frames(6.0, (hand_over_it, 1.0, 1.4), (card, 1.0, 99)))
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
 
 
@@ -543,21 +531,11 @@ def test_a_box_mostly_inside_a_surer_one_is_that_card_boxed_again():
     """The detector boxed a card and, under it, its lower part (mostly inside the first box) as a second
     card; the second went in as the next seat's play, and the truco said after it was given to the
     wrong seat (a rendered Clean-28 hand).  A box mostly inside a surer one is the same card."""
-    from companion.table.engine_view import MemoryTableLog
-    from companion.table.session import SessionConfig, TableSession
+    from .streams import run_frames
 
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
     card = Detection("4C", 0.6, (290.0, 357.0, 350.0, 443.0), 0.9)
     part = Detection("2H", 0.2, (295.0, 395.0, 350.0, 450.0), 0.5)  # IoU 0.48, 87 % inside
-    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
-    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
-                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
-    for k in range(60):
-        t = round(k * 0.1, 1)
-        seen = [deck, vira] + ([card, part] if t >= 1.0 else [])
-        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
-    session.finish()
+    session = run_frames(_frames(6.0, (card, 1.0, 99), (part, 1.0, 99)))
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
 
 
@@ -566,21 +544,11 @@ def test_a_second_card_read_alike_in_the_zone_of_the_seat_due_is_that_seats_play
     view, was read as.  Its next reading was too weak to be offered, so it was shown as "already out"
     and the play was lost: every later card took the wrong seat (a rendered Mineiro hand).  A second
     physical card in the zone of the seat due is that seat's play; its face is asked about."""
-    from companion.table.engine_view import MemoryTableLog
-    from companion.table.session import SessionConfig, TableSession
+    from .streams import run_frames
 
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    vira = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
     first = Detection("4C", 0.9, (290.0, 357.0, 350.0, 443.0), 0.9)
     second = Detection("4C", 0.5, (449.4, 127.7, 510.5, 213.7), 0.9, (("AS", 0.02),))
-    log = MemoryTableLog({"type": "match", "variant": "paulista", "players": 4})
-    session = TableSession(log, zones=Zones(Calibration((320, 240), (320, 400), 4, (640, 480))),
-                           config=SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__)), first_dealer=3)
-    for k in range(80):
-        t = round(k * 0.1, 1)
-        seen = [deck, vira] + ([first] if t >= 1.0 else []) + ([second] if t >= 2.5 else [])
-        session.feed_detections(FrameDetections(t, tuple(seen), None, (640, 480)))
-    session.finish()
+    session = run_frames(_frames(8.0, (first, 1.0, 99), (second, 2.5, 99)))
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
     (applied,) = [a for a in session.fusion.applied if a.event.get("card") == "AS"]
     assert "reread" in applied.proposal.flags and applied.resolved_by == "timeout"  # asked about, not taken silently
