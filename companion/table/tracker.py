@@ -409,7 +409,7 @@ class TableTracker:
                     or track.votes[best] <= self.config.reread_margin * track.support(old)):
                 continue
             current = current or view()
-            if best not in current.deck or best in current.played - {old}:
+            if best not in current.deck or best in self._out_with(track, current) - {old}:
                 continue
             prop.event[key] = best
             track.label_override = None
@@ -424,6 +424,17 @@ class TableTracker:
             current = None  # the view changes with the event
         self._waiting = keep
         return changed
+
+    def _out_with(self, track: Track, current: TableView) -> set[str]:
+        """The cards out in the hand of ``track``'s card: the view's, or, when the waiting cards end
+        that hand in the view (which then has none out), the cards the tracker accounted for in it.
+
+        Why: a waiting card was renamed to a card already played in its hand because the next card
+        proposed completed the hand in the view (a rendered Mineiro hand: refused, and a play lost)."""
+        if current.in_hand or track.anchor is None:
+            return set(current.played)
+        return {a.label for a in self.anchors
+                if a.hand == track.anchor.hand and a.kind in ("play", "vira", "finished") and a is not track.anchor}
 
     def _expire_anchors(self, now: float, current: TableView) -> None:
         """Cards of a finished hand may still lie on the table for a while:

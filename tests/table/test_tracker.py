@@ -552,3 +552,24 @@ def test_a_second_card_read_alike_in_the_zone_of_the_seat_due_is_that_seats_play
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "AS"}]
     (applied,) = [a for a in session.fusion.applied if a.event.get("card") == "AS"]
     assert "reread" in applied.proposal.flags and applied.resolved_by == "timeout"  # asked about, not taken silently
+
+
+def test_a_waiting_card_is_never_renamed_to_a_card_already_out_in_its_hand():
+    """A doubtful card waits; the next card proposed ends the hand in the view the tracker reads, which
+    then has no cards out.  Read again as a card already played in that hand, the waiting card was
+    renamed to it, refused by the engine, and its play lost (a rendered Mineiro hand)."""
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H", "KH"}), False, True, 0, frozenset(), 0, hand_number=1)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    view = lambda: table.view  # noqa: E731
+    for k in range(6):  # seat 0 plays 4C, surely
+        tracker.update(_frame(k / 10, ("4C", 0.9, (320, 400))), view, table.submit)
+    table.view = TableView(4, frozenset({"4C", "AS", "7H", "KH"}), False, True, 1, frozenset({"4C"}), 0, hand_number=1)
+    for k in range(6, 12):  # seat 1's card, read KH at a doubt: it waits
+        tracker.update(_frame(k / 10, ("4C", 0.9, (320, 400)), ("KH", 0.3, (480, 240))), view, table.submit)
+    (waiting,) = [p for p in table.proposals if p.event.get("card") == "KH"]
+    # the next card ends the hand in the view: nothing out any more
+    table.view = TableView(4, frozenset({"4C", "AS", "7H", "KH"}), False, False, None, frozenset(), 0, hand_number=1)
+    for k in range(12, 40):  # seat 1's card now read 4C, surely (4C lies in seat 0's zone)
+        tracker.update(_frame(k / 10, ("4C", 0.9, (320, 400)), ("4C", 0.8, (480, 240))), view, table.submit)
+    assert waiting.event["card"] == "KH"
