@@ -573,3 +573,16 @@ def test_a_waiting_card_is_never_renamed_to_a_card_already_out_in_its_hand():
     for k in range(12, 40):  # seat 1's card now read 4C, surely (4C lies in seat 0's zone)
         tracker.update(_frame(k / 10, ("4C", 0.9, (320, 400)), ("4C", 0.8, (480, 240))), view, table.submit)
     assert waiting.event["card"] == "KH"
+
+
+def test_two_boxes_first_seen_together_in_one_seats_zone_are_one_card():
+    """A card being put down showed several boxes in its first frame (the card, the hand over it); two
+    became plays of consecutive seats and every later card of the hand took the wrong seat (a rendered
+    Clean-28 hand).  A seat puts down one card at a time: the weaker box is shown, not played."""
+    from .streams import run_frames
+
+    card = Detection("4C", 0.6, (290.0, 357.0, 350.0, 443.0), 0.9)
+    hand_over_it = Detection("2H", 0.1, (300.0, 380.0, 370.0, 450.0), 0.5)  # IoU 0.46, 64 % inside
+    session = run_frames(_frames(6.0, (card, 1.0, 99), (hand_over_it, 1.0, 99)))
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
+    assert ["twin_box" in a.flags for a in session.fusion.alerts] == [True]
