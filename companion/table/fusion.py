@@ -479,7 +479,7 @@ class Fusion:
         if prop.source != "vision" or ev.get("type") != "play" or "seat" not in ev:
             return None
         view = view_of(game, self.first_dealer)
-        due = view.turns or ((view.turn,) if view.turn is not None else ())
+        due = view.seats_due
         if not view.in_hand or not due or ev["seat"] in due:
             return None
         return int(due[0])

@@ -80,6 +80,11 @@ class TableView:
     trick_winners: tuple[int | None, ...] = ()  # team that won each finished trick of the hand (None: tie)
     face_down_ok: bool = True  # the seat due may play face down now (False: a "back" on its side is a misread)
 
+    @property
+    def seats_due(self) -> tuple[int, ...]:
+        """Every seat due to play now (none while a bet waits for an answer, or between hands)."""
+        return self.turns or ((self.turn,) if self.turn is not None else ())
+
 
 # The detector's threshold for the table (see TrackerConfig.weak_confidence).  Measured on the 60
 # rendered hands of ``python -m companion.table.evaluate``: a card the detector scores under 0.3 for
@@ -600,12 +605,11 @@ class TableTracker:
             # the same card may not be (a confused label, not a second card)
             others = [k for k in track.other_readings((label, BACK)) if k in current.deck and k not in current.played]
             twin = label in current.deck and self._twin_in_view(track, label)
-            due = (current.turns or ((current.turn,) if current.turn is not None else ()))
             # a second physical card put down in the zone of the seat due is that seat's play even when
             # its next reading is weak: its face is in doubt (asked about), the play is not.  Shown as
             # "already out" instead, the play was lost and every later card took the wrong seat
             # (recorded video streams: seed 0 one hand more scored right, seed 1 and noise unchanged)
-            certain = twin and isinstance(zone, int) and zone in due
+            certain = twin and isinstance(zone, int) and zone in current.seats_due
             if (self.config.runner_up and others
                     and (track.support(others[0]) >= 0.25 * track.votes[label] or certain)
                     and (label not in current.deck or twin)):
@@ -619,9 +623,9 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["not_in_deck"], f"{label} is not in this variant's deck", blocking=False)
             return
-        if label in current.played and self._give_way(track, label, zone, current):
-            return  # decided on the next frame, when the view has the twin's new reading
         if label in current.played:
+            if self._give_way(track, label, zone, current):
+                return  # decided on the next frame, when the view has the twin's new reading
             self._anchor(track, "flagged")
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["duplicate"], f"{label} is already out in this hand", blocking=False)

@@ -57,6 +57,7 @@ BACK_WEIGHT = 0.3
 # Which crops are cut from the card turned upright (crops.rectified_crop) where its outline is found:
 # "corners" (the index corners), "both" (the whole card's too) or "none" (box crops only).
 RECTIFY = "corners"
+RECTIFY_MODES = ("none", "corners", "both")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 
@@ -204,10 +205,14 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
         q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
         return q @ parts.ranks, q @ parts.suits
 
+    def log_mean(a: np.ndarray, b: np.ndarray, w: float) -> np.ndarray:
+        """log of the weighted geometric mean of the whole card's ``a`` and the corners' ``b``."""
+        return (1 - w) * np.log(a + eps) + w * np.log(b + eps)
+
     rank_w, suit_w = split(whole)
     rank_c, suit_c = split(corners)
-    log_rank = (1 - rank_weight) * np.log(rank_w + eps) + rank_weight * np.log(rank_c + eps)
-    log_suit = (1 - weight) * np.log(suit_w + eps) + weight * np.log(suit_c + eps)
+    log_rank = log_mean(rank_w, rank_c, rank_weight)
+    log_suit = log_mean(suit_w, suit_c, weight)
     logf = log_rank @ parts.ranks.T + log_suit @ parts.suits.T
     if parts.back is not None:
         logf[:, parts.back] = -np.inf
@@ -218,8 +223,8 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
         return faces
     b = parts.back
     bw = weight if back_weight is None else back_weight
-    log_back = (1 - bw) * np.log(whole[:, b] + eps) + bw * np.log(corners[:, b] + eps)
-    log_face = (1 - bw) * np.log(1 - whole[:, b] + eps) + bw * np.log(1 - corners[:, b] + eps)
+    log_back = log_mean(whole[:, b], corners[:, b], bw)
+    log_face = log_mean(1 - whole[:, b], 1 - corners[:, b], bw)
     p_back = 1.0 / (1.0 + np.exp(log_face - log_back))
     out = faces * (1.0 - p_back)[:, None]
     out[:, b] = p_back
@@ -361,7 +366,7 @@ class CardDetector:
         self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
-        if rectify not in ("none", "corners", "both"):
+        if rectify not in RECTIFY_MODES:
             raise ValueError(f"rectify must be none, corners or both, got {rectify!r}")
         self.rectify = rectify
         self.corners = None  # loaded only when it will be read

@@ -42,8 +42,8 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_WEIGHT, RECTIFY, CardDetector,
-                                       photo_settings, read_image)
+from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
+                                       CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                         "default %(default)s)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
-    p.add_argument("--rectify", choices=("none", "corners", "both"), default=RECTIFY,
+    p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
                    help="real/latency/synthetic: cut these crops from the card turned upright where its outline is "
                         "found (default: %(default)s)")
     args = p.parse_args(argv)
