@@ -54,6 +54,12 @@ RANK_WEIGHT = 0.8
 # by the whole card).  Chosen on cls-v3/val (1,173 crops, 222 backs): 0.6 / 0.45 / 0.3 / 0.15 give
 # 0.755 / 0.766 / 0.772 / 0.773, backs right 87 / 93 / 96 / 98 %, faces taken for backs 0.1 / 0.3 / 0.8 / 2.1 %.
 BACK_WEIGHT = 0.3
+# Each model's rank distribution is floored at RANK_FLOOR / 13 before the geometric mean (mix_by_parts): a
+# model can be near-certain a rank is *not* there on a layout it never saw (the whole card reads the
+# held-back tango_nuevo's one-big-pip 3 and 7 as figures, p(3) ~ 1e-4), and one near-zero factor vetoes the
+# other model's sure reading.  Chosen on the held-back designs (evaluate designs) and crops (cls-v3/val); see
+# the model card.
+RANK_FLOOR = 0.05
 # Which crops are cut from the card turned upright (crops.rectified_crop) where its outline is found:
 # "corners" (the index corners), "both" (the whole card's too) or "none" (box crops only).
 RECTIFY = "corners"
@@ -179,10 +185,11 @@ class CardParts:
 
 
 def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weight: float,
-                 rank_weight: float, back_weight: float | None = None) -> np.ndarray:
+                 rank_weight: float, back_weight: float | None = None, rank_floor: float = 0.0) -> np.ndarray:
     """Like :func:`mix_readings`, but the rank, the suit and face-or-back are mixed apart: the corners
     count ``rank_weight`` in the rank, ``weight`` in the suit, ``back_weight`` (default ``weight``)
-    in whether the card is a back.
+    in whether the card is a back.  ``rank_floor`` (0..1) mixes each model's rank distribution with that
+    share of a uniform one first, so that neither model's near-zero can veto a rank the other reads surely.
 
     Each reading's faces are split into a rank and a suit distribution (their
     sums over the classes of that rank, of that suit), each part is mixed as a
@@ -211,6 +218,10 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
 
     rank_w, suit_w = split(whole)
     rank_c, suit_c = split(corners)
+    if rank_floor > 0.0:
+        uniform = rank_floor / parts.ranks.shape[1]
+        rank_w = (1.0 - rank_floor) * rank_w + uniform
+        rank_c = (1.0 - rank_floor) * rank_c + uniform
     log_rank = log_mean(rank_w, rank_c, rank_weight)
     log_suit = log_mean(suit_w, suit_c, weight)
     logf = log_rank @ parts.ranks.T + log_suit @ parts.suits.T
@@ -330,7 +341,7 @@ class CardDetector:
                  off_deck_prior: float = 0.05, scales: tuple[float, ...] = (1.0,), corners: bool = True,
                  corner_weight: float = CORNER_WEIGHT, corner_crop: int | None = None,
                  rectify: str = RECTIFY, rank_weight: float | None = RANK_WEIGHT,
-                 back_weight: float = BACK_WEIGHT) -> None:
+                 back_weight: float = BACK_WEIGHT, rank_floor: float = RANK_FLOOR) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -363,6 +374,9 @@ class CardDetector:
         if not 0.0 <= back_weight <= 1.0:
             raise ValueError(f"back_weight must be in [0, 1], got {back_weight!r}")
         self.back_weight = back_weight
+        if not 0.0 <= rank_floor < 1.0:
+            raise ValueError(f"rank_floor must be in [0, 1), got {rank_floor!r}")
+        self.rank_floor = rank_floor
         self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
@@ -503,7 +517,8 @@ class CardDetector:
         """The whole card's and the corners' readings as one, with this detector's weights."""
         if self.rank_weight is None or self.corner_weight <= 0.0:
             return mix_readings(whole, corners, self.corner_weight)
-        return mix_by_parts(whole, corners, self.parts, self.corner_weight, self.rank_weight, self.back_weight)
+        return mix_by_parts(whole, corners, self.parts, self.corner_weight, self.rank_weight, self.back_weight,
+                            self.rank_floor)
 
     def whole_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
         """The whole-card classifier's probabilities (N x classes).

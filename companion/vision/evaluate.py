@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
+from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
                                        CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
@@ -356,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--back-weight", type=float, default=BACK_WEIGHT,
                    help="share of the index-corner classifier in whether a card is a back (with --rank-weight; "
                         "default %(default)s)")
+    p.add_argument("--rank-floor", type=float, default=RANK_FLOOR,
+                   help="share of a uniform distribution mixed into each model's rank before the two are mixed "
+                        "(with --rank-weight; default %(default)s; 0: none)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -366,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
-                                back_weight=args.back_weight,
+                                back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 **photo_settings(args.conf, args.scales))
     except ValueError as exc:
         p.error(str(exc))
@@ -374,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
                     "corner_weight": detector.corner_weight if detector.corners is not None else None,
                     "rank_weight": detector.rank_weight if detector.corners is not None else None,
                     "back_weight": detector.back_weight if detector.corners is not None else None,
+                    "rank_floor": detector.rank_floor if detector.corners is not None else None,
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify}
     if args.what == "classifier":
         if args.crops is None:

@@ -98,11 +98,17 @@ def test_corner_weight_mixes_the_two_readings(models_copy):
     assert not np.allclose(whole, only, atol=1e-3)
     parts = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=0.8)
     by_parts = parts.classify_crops(crops)
-    assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight), atol=1e-5)
+    assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight,
+                                              parts.rank_floor), atol=1e-5)
     with pytest.raises(ValueError, match="rank_weight"):
         CardDetector("french", models_dir=models_copy, rank_weight=1.2)
     with pytest.raises(ValueError, match="back_weight"):
         CardDetector("french", models_dir=models_copy, back_weight=-0.1)
+    with pytest.raises(ValueError, match="rank_floor"):
+        CardDetector("french", models_dir=models_copy, rank_floor=1.0)
+    floored = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
+    assert np.allclose(floored.classify_crops(crops),
+                       mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight, 0.1), atol=1e-5)
 
 
 def test_card_parts_name_each_class_rank_and_suit():
@@ -135,6 +141,23 @@ def test_rank_from_the_corners_and_suit_from_the_whole_card_make_one_card():
     low = mix_by_parts(unseen_whole, unseen_corners, parts, 0.6, 0.8, back_weight=0.3)
     high = mix_by_parts(unseen_whole, unseen_corners, parts, 0.6, 0.8)
     assert low[0, 4] >= 0.6 > high[0, 4]
+
+
+def test_rank_floor_keeps_one_models_near_zero_from_vetoing_the_other():
+    """The held-back tango_nuevo's 3 of clubs: one huge pip, which the whole card takes for a figure
+    (p(rank 3) about 1e-4), while the corners read the 3 at 0.5.  Without a floor the whole card's
+    near-zero vetoes the corners' reading and a queen wins; floored at 0.05, the 3 does."""
+    names = {0: "3C", 1: "QC", 2: "JC", 3: "KC", 4: "back"}
+    parts = CardParts.from_names(names)
+    whole = np.array([[0.0001, 0.40, 0.37, 0.2099, 0.02]])
+    corners = np.array([[0.50, 0.09, 0.07, 0.07, 0.27]])
+    assert names[int(mix_by_parts(whole, corners, parts, 0.6, 0.8, 0.3).argmax())] == "QC"
+    floored = mix_by_parts(whole, corners, parts, 0.6, 0.8, 0.3, rank_floor=0.05)
+    assert names[int(floored.argmax())] == "3C"
+    assert np.allclose(floored.sum(axis=1), 1.0)
+    # where both models agree, the floor changes nothing
+    agree = np.array([[0.9, 0.04, 0.03, 0.02, 0.01]])
+    assert names[int(mix_by_parts(agree, agree, parts, 0.6, 0.8, 0.3, rank_floor=0.05).argmax())] == "3C"
 
 
 def test_readings_mix_as_a_weighted_geometric_mean():
