@@ -14,6 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.table.fusion import quiet_doubt
 from companion.table.observations import describe_event
 from companion.table.zones import CENTRE
 
@@ -59,8 +60,8 @@ def status_lines(session: Any, names: list[str] | None = None) -> list[str]:
         lines.append("  done: " + " ".join(c or "covered" for _, c in t.get("cards", [])) + f"  ({won})")
     if fusion.heard:
         lines.append("heard: " + " | ".join(f"'{w}'" for _, w in list(fusion.heard)[-3:]))
-    for p in fusion.pending[:3]:
-        lines.append(f"? {p.describe()}")
+    for p in fusion.pending[:3]:  # "~": read weakly but with no rival reading, applied unless rejected
+        lines.append(f"{'~' if quiet_doubt(p) else '?'} {p.describe()}")
     for a in list(fusion.alerts)[-2:]:
         lines.append(f"! {a.describe()}")
     if fusion.messages:

@@ -46,7 +46,7 @@ from typing import Any
 
 from companion.engine.variants import resolve
 from companion.paths import models_dir
-from companion.table.fusion import FusionConfig
+from companion.table.fusion import FusionConfig, quiet_doubt
 from companion.table.observations import FrameDetections, read_stream, write_stream
 from companion.table.render_session import RenderOptions, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
@@ -195,6 +195,34 @@ def latencies(result: ReplayResult, script: SessionScript) -> list[tuple[float, 
     return out
 
 
+def doubts(result: ReplayResult, truth: list[dict[str, Any]]) -> dict[str, int]:
+    """How each card the camera put in the log got there, right or wrong: applied at once (``auto``),
+    held and applied without a question (``quiet``: read weakly with no possible rival, see
+    ``TableTracker._rivalled``), or held for the table's answer (``asked``).  Keys
+    ``<how>_right`` / ``<how>_wrong``; a card is right when the truth's same hand has it.
+
+    Why: unattended, every held card is applied after a timeout, so the log does not
+    show what a live table would have been asked.  These counts do: how often the
+    companion interrupts the players for a card it read right, and how many of
+    its wrong cards it asked about (the ones the table could have put right).
+    """
+    hands = split_hands(truth)
+    counts = Counter({f"{how}_{ok}": 0 for how in ("auto", "quiet", "asked") for ok in ("right", "wrong")})
+    hand = -1
+    for entry in result.session.fusion.applied:
+        event, prop = entry.event, entry.proposal
+        if event.get("type") == "hand":
+            hand += 1
+        card = event.get("vira") if event.get("type") == "hand" else event.get("card")
+        if event.get("type") not in ("hand", "play") or card is None or prop is None or prop.source != "vision":
+            continue
+        cards = {e.get("vira") if e.get("type") == "hand" else e.get("card")
+                 for e in (hands[hand] if 0 <= hand < len(hands) else [])}
+        how = "auto" if entry.resolved_by == "auto" else ("quiet" if quiet_doubt(prop) else "asked")
+        counts[f"{how}_{'right' if card in cards else 'wrong'}"] += 1
+    return dict(counts)
+
+
 def _pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -289,6 +317,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         "duration": script.duration, "wall": round(result.wall_seconds, 3), "speed": round(result.speed, 2),
         "voice": result.voice_source, **cmp, "latency": lat, "stats": stats,
         "pending_resolved": sum(1 for a in fusion.applied if a.resolved_by in ("timeout", "confirm")),
+        "doubts": doubts(result, script.log),
         "rejected": len(fusion.rejected), "alerts": len(fusion.alerts),
         "log": result.events,
     }
@@ -302,6 +331,18 @@ def _groups(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], Any]) ->
 def _share(rows: list[dict[str, Any]], part: str, whole: str) -> float | None:
     total = sum(r.get(whole, 0) for r in rows)
     return round(sum(r.get(part, 0) for r in rows) / total, 4) if total else None
+
+
+def _asked(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a live table would have been asked (see :func:`doubts`): the share of right cards asked
+    about, and how many of the wrong cards were."""
+    total = Counter()
+    for r in rows:
+        total.update(r.get("doubts", {}))
+    right = sum(total[f"{how}_right"] for how in ("auto", "quiet", "asked"))
+    wrong = sum(total[f"{how}_wrong"] for how in ("auto", "quiet", "asked"))
+    return {"right_cards_asked_share": round(total["asked_right"] / right, 4) if right else None,
+            "wrong_cards_asked": f"{total['asked_wrong']}/{wrong}"}
 
 
 def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
@@ -322,6 +363,7 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
         "cards_right_share": _share(rows, "cards_right", "cards"),
         "cards_applied": len(lat),
         "cards_held_share": round(1 - len(auto) / len(lat), 4) if lat else None,
+        **_asked(rows),
         "latency_median_s": plus(_pct(auto, 0.5)),
         "latency_p90_s": plus(_pct(auto, 0.9)),
         "latency_all_median_s": plus(_pct([x for x, _ in lat], 0.5)),

@@ -48,6 +48,15 @@ from companion.table.tracker import TableView
 from companion.table.zones import CENTRE
 
 
+# the only doubts of a card the table is not asked about: read weakly, with no possible rival reading
+QUIET_DOUBTS = frozenset({"low_confidence", "unrivalled"})
+
+
+def quiet_doubt(prop: Proposal) -> bool:
+    """Whether ``prop`` is held only to settle (applied after ``settle_timeout``), not asked about."""
+    return "unrivalled" in prop.flags and set(prop.flags) <= QUIET_DOUBTS
+
+
 @dataclass
 class FusionConfig:
     hold: float = 0.15  # seconds a card proposal waits for earlier ones that arrive late
@@ -56,6 +65,10 @@ class FusionConfig:
     pending_timeout: float | None = None  # unattended: resolve a pending proposal after this long
     auto_action: str = "accept"  # what the timeout does: "accept" (if legal) or "reject"
     seat_timeout: float | None = None  # unattended: a longer wait for a card in another seat's zone
+    # a card held only because it was read weakly, with no possible rival reading (flag ``unrivalled``),
+    # is applied after this long even live, unless someone answers first: the table is not asked about
+    # it (see TableTracker._rivalled).  None: it waits for an answer like any doubt.
+    settle_timeout: float | None = 2.0
     # unattended: doubts the timeout always rejects (a fold is said aloud, a swept table alone is no
     # fold).  A second reading of a card ("reread") is accepted: it is a guess, flagged in the log,
     # but a play left out shifts every later card to the wrong seat (measured on rendered sessions:
@@ -325,6 +338,9 @@ class Fusion:
                     continue
             if head.id in self.pending_since:
                 timeout = self.config.pending_timeout
+                if self.config.settle_timeout is not None and quiet_doubt(head):
+                    timeout = self.config.settle_timeout if timeout is None else min(timeout,
+                                                                                   self.config.settle_timeout)
                 if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
                     timeout = max(timeout, self.config.seat_timeout)
                 if timeout is not None and self.now - self.pending_since[head.id] >= timeout:
@@ -369,7 +385,7 @@ class Fusion:
         Two crossed cards are the smallest case; a late covered card of a six-
         player table, with two cards seen before it, is the one that needed more.
         Nothing else about the cards was in doubt (only seat and confidence flags)."""
-        allowed = {"wrong_seat", "low_confidence"}
+        allowed = {"wrong_seat", "low_confidence", "unrivalled"}
         if head.event.get("type") != "play" or "wrong_seat" not in head.flags or not set(head.flags) <= allowed:
             return False
         window = [head]
@@ -432,7 +448,10 @@ class Fusion:
         if prop.id not in self.pending_since:
             self.pending_since[prop.id] = self.now
             self._changed()
-            self._say(f"? {prop.describe()} -- confirm or reject")
+            if quiet_doubt(prop) and self.config.settle_timeout is not None:
+                self._say(f"~ {prop.describe()} -- applied in {self.config.settle_timeout:g} s unless rejected")
+            else:
+                self._say(f"? {prop.describe()} -- confirm or reject")
             self._emit("pending", proposal=prop)
 
     def _try_apply(self, prop: Proposal, by: str) -> bool:

@@ -60,3 +60,30 @@ def test_cards_logged_right_count_the_vira_and_face_up_plays_of_each_hand():
     assert cmp["exact"] == 0
     assert compare(match, truth, truth)["cards_right"] == 5
     assert compare(match, truth, [match])["cards_right"] == 0
+
+
+def test_doubts_count_what_a_live_table_would_have_been_asked():
+    from types import SimpleNamespace
+
+    from companion.table.evaluate import _asked, doubts
+    from companion.table.fusion import Applied
+    from companion.table.observations import Proposal
+
+    truth = [{"type": "match", "variant": "paulista", "players": 2}, {"type": "hand", "dealer": 1, "vira": "5H"},
+             {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7D"},
+             {"type": "play", "seat": 0, "card": "AS"}]
+
+    def applied(event, how, flags=(), source="vision"):
+        return Applied(event, Proposal(event, 0.0, 0.3, source, list(flags)), 0.0, 0.0, resolved_by=how)
+
+    log = [applied({"type": "hand", "dealer": 1, "vira": "5H"}, "auto"),
+           applied({"type": "play", "seat": 0, "card": "4C"}, "timeout", ["low_confidence", "unrivalled"]),
+           applied({"type": "play", "seat": 1, "card": "7S"}, "timeout", ["low_confidence"]),  # wrong, asked
+           applied({"type": "play", "seat": 0, "card": "AS"}, "timeout", ["low_confidence"]),  # right, asked
+           applied({"type": "play", "seat": 1, "card": "KD"}, "auto"),  # wrong, not asked
+           applied({"type": "raise", "seat": 0, "to": 3}, "timeout", ["speech_confirm"], source="voice")]
+    result = SimpleNamespace(session=SimpleNamespace(fusion=SimpleNamespace(applied=log)))
+    counts = doubts(result, truth)
+    assert counts == {"auto_right": 1, "auto_wrong": 1, "quiet_right": 1, "quiet_wrong": 0,
+                      "asked_right": 1, "asked_wrong": 1}
+    assert _asked([{"doubts": counts}]) == {"right_cards_asked_share": 0.3333, "wrong_cards_asked": "1/2"}

@@ -55,6 +55,31 @@ def test_flagged_proposal_blocks_until_confirmed():
     assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
 
 
+def test_weak_card_without_a_rival_settles_live_without_a_question():
+    """Live (no pending timeout): a card read weakly with no possible rival reading is held for
+    ``settle_timeout`` and then applied; one with a rival waits for the table's answer."""
+    fusion = _fusion()  # live: pending_timeout None
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence", "unrivalled"], confidence=0.3))
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.tick(2.5)
+    assert len(fusion.pending) == 1 and fusion.messages[-1].startswith("~ seat 0 plays 4C")
+    fusion.tick(4.0)
+    fusion.tick(4.6)  # 2 s after it was held
+    assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
+    asked = _fusion()
+    asked.submit(_card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.3))
+    asked.tick(30.0)
+    assert len(asked.log.events) == 1 and asked.messages[-1].startswith("? seat 0 plays 4C")
+    # with a second doubt (another seat's zone) it is asked about too; and settle_timeout None asks always
+    for flags, config in ((["low_confidence", "unrivalled", "wrong_seat"], {}),
+                          (["low_confidence", "unrivalled"], {"settle_timeout": None})):
+        held = _fusion(**config)
+        held.submit(_card(0, "4C", 2.0, flags=flags, confidence=0.3))
+        held.tick(2.5)
+        held.tick(30.0)
+        assert len(held.log.events) == 1 and len(held.pending) == 1
+
+
 def test_rejected_proposal_is_dropped_and_the_rest_goes_on():
     fusion = _fusion()
     fusion.submit(_card(2, "4C", 2.0, flags=["wrong_seat"]))

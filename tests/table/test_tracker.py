@@ -259,6 +259,23 @@ def test_a_card_surely_there_but_hard_to_name_is_asked_about_not_ignored():
     assert table.proposals == []
 
 
+def test_weak_card_is_asked_about_only_when_another_possible_reading_rivals_it():
+    """Read at 0.4: with a possible runner-up (4C) a third as supported or more, the table is asked;
+    with only runner-ups outside the cards left (KS, QD) or a far weaker one, the card is flagged
+    ``unrivalled`` too (fusion applies it after a moment, unasked)."""
+    cases = (((("4C", 0.3),), False), ((("KS", 0.4), ("QD", 0.3)), True), ((("4C", 0.1),), True))
+    for alternatives, unrivalled in cases:
+        table = _FakeTable()
+        tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+        for k in range(4):
+            tracker.update(_unsure_frame(k / 10, "AS", 0.4, 0.9, alternatives), lambda: table.view, table.submit)
+        (p,) = table.proposals
+        assert p.event == {"type": "play", "seat": 0, "card": "AS"} and "low_confidence" in p.flags
+        assert ("unrivalled" in p.flags) == unrivalled, alternatives
+        if not unrivalled:
+            assert p.alternatives == ["4C"]
+
+
 def test_an_impossible_reading_falls_back_on_a_runner_up_never_read_first():
     """8H is not in this deck; the classifier's second reading of the card, 4C, was never
     its first in any frame: it is proposed (for confirmation), with the reason."""
