@@ -14,7 +14,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.fusion import quiet_doubt
 from companion.table.observations import describe_event
 from companion.table.zones import CENTRE
 
@@ -61,7 +60,7 @@ def status_lines(session: Any, names: list[str] | None = None) -> list[str]:
     if fusion.heard:
         lines.append("heard: " + " | ".join(f"'{w}'" for _, w in list(fusion.heard)[-3:]))
     for p in fusion.pending[:3]:  # "~": read weakly but with no rival reading, applied unless rejected
-        lines.append(f"{'~' if quiet_doubt(p) else '?'} {p.describe()}")
+        lines.append(f"{'~' if fusion.settles(p) else '?'} {p.describe()}")
     for a in list(fusion.alerts)[-2:]:
         lines.append(f"! {a.describe()}")
     if fusion.messages:

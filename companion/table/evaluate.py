@@ -46,7 +46,7 @@ from typing import Any
 
 from companion.engine.variants import resolve
 from companion.paths import models_dir
-from companion.table.fusion import FusionConfig, quiet_doubt
+from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections, read_stream, write_stream
 from companion.table.render_session import RenderOptions, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
@@ -206,10 +206,11 @@ def doubts(result: ReplayResult, truth: list[dict[str, Any]]) -> dict[str, int]:
     companion interrupts the players for a card it read right, and how many of
     its wrong cards it asked about (the ones the table could have put right).
     """
+    fusion = result.session.fusion
     hands = split_hands(truth)
     counts = Counter({f"{how}_{ok}": 0 for how in ("auto", "quiet", "asked") for ok in ("right", "wrong")})
     hand = -1
-    for entry in result.session.fusion.applied:
+    for entry in fusion.applied:
         event, prop = entry.event, entry.proposal
         if event.get("type") == "hand":
             hand += 1
@@ -218,7 +219,7 @@ def doubts(result: ReplayResult, truth: list[dict[str, Any]]) -> dict[str, int]:
             continue
         cards = {e.get("vira") if e.get("type") == "hand" else e.get("card")
                  for e in (hands[hand] if 0 <= hand < len(hands) else [])}
-        how = "auto" if entry.resolved_by == "auto" else ("quiet" if quiet_doubt(prop) else "asked")
+        how = "auto" if entry.resolved_by == "auto" else ("quiet" if fusion.settles(prop) else "asked")
         counts[f"{how}_{'right' if card in cards else 'wrong'}"] += 1
     return dict(counts)
 

@@ -338,7 +338,7 @@ class Fusion:
                     continue
             if head.id in self.pending_since:
                 timeout = self.config.pending_timeout
-                if self.config.settle_timeout is not None and quiet_doubt(head):
+                if self.settles(head):
                     timeout = self.config.settle_timeout if timeout is None else min(timeout,
                                                                                    self.config.settle_timeout)
                 if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
@@ -444,11 +444,16 @@ class Fusion:
             seats.append(seat)
         return misses, seats
 
+    def settles(self, prop: Proposal) -> bool:
+        """Whether a held ``prop`` is applied after ``settle_timeout`` unless answered (shown ``~``), rather
+        than asked about: its only doubt is a weak reading with no possible rival, and settling is on."""
+        return self.config.settle_timeout is not None and quiet_doubt(prop)
+
     def _hold(self, prop: Proposal) -> None:
         if prop.id not in self.pending_since:
             self.pending_since[prop.id] = self.now
             self._changed()
-            if quiet_doubt(prop) and self.config.settle_timeout is not None:
+            if self.settles(prop):
                 self._say(f"~ {prop.describe()} -- applied in {self.config.settle_timeout:g} s unless rejected")
             else:
                 self._say(f"? {prop.describe()} -- confirm or reject")

@@ -231,6 +231,15 @@ Submit = Callable[[Proposal], None]
 ViewFn = Callable[[], TableView]
 
 
+def _possible_readings(track: Track, exclude: tuple[str, ...], current: TableView,
+                       still_free: str | None = None) -> list[str]:
+    """``track``'s other readings (:meth:`Track.other_readings`) that could be this card now: in the
+    variant's deck and not already out in the hand (``still_free``: an out card that counts as not
+    out -- the card's own reading, which it gives up)."""
+    out = current.played - {still_free} if still_free is not None else current.played
+    return [k for k in track.other_readings(exclude) if k in current.deck and k not in out]
+
+
 class TableTracker:
     """Feed frames with :meth:`update`; proposals go to ``submit``."""
 
@@ -424,8 +433,7 @@ class TableTracker:
             if track.anchor is not None:
                 track.anchor.label = best
             prop.confidence = track.confidence
-            prop.alternatives = [k for k in track.other_readings((BACK, best))
-                                 if k in current.deck and k not in current.played - {old}][:3]
+            prop.alternatives = _possible_readings(track, (BACK, best), current, still_free=old)[:3]
             prop.reason = (prop.reason + "; " if prop.reason else "") + f"read again as {best} (first {old})"
             if "unrivalled" in prop.flags:  # read two ways: the first reading rivals it, the table is asked
                 prop.flags.remove("unrivalled")
@@ -557,8 +565,7 @@ class TableTracker:
                 reason = track.relabel_reason + ("; " + reason if reason else "")
                 flags = ["reread"] + flags
             named = event.get("card") or event.get("vira")  # a play's card or a new hand's vira
-            others = [k for k in track.other_readings((BACK, named))
-                      if k in current.deck and k not in current.played][:3]
+            others = _possible_readings(track, (BACK, named), current)[:3]
             if conf < self.config.apply_confidence and "low_confidence" not in flags:
                 flags = flags + ["low_confidence"]
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
@@ -603,7 +610,7 @@ class TableTracker:
             # a card put down on a seat's side is face up and was misread; ask about its likeliest face
             if track.hits < 2 * self.config.min_frames:
                 return  # a back box seen a moment beside a card being put down (a hand) is no card: look longer
-            faces = [k for k in track.other_readings((BACK,)) if k in current.deck and k not in current.played]
+            faces = _possible_readings(track, (BACK,), current)
             if faces:
                 label = track.label_override = faces[0]
                 conf = min(track.confidence, 0.5)
@@ -626,7 +633,7 @@ class TableTracker:
                 return  # an impossible reading: look a little longer before deciding anything
             # the detector's best reading is impossible; its next best reading of
             # the same card may not be (a confused label, not a second card)
-            others = [k for k in track.other_readings((label, BACK)) if k in current.deck and k not in current.played]
+            others = _possible_readings(track, (label, BACK), current)
             twin = label in current.deck and self._twin_in_view(track, label)
             # a second physical card put down in the zone of the seat due is that seat's play even when
             # its next reading is weak: its face is in doubt (asked about), the play is not.  Shown as
@@ -714,7 +721,7 @@ class TableTracker:
             if (key != "card" or prop.settled or twin is track or prop.event.get("card") != label
                     or prop.event.get("seat") != zone or prop.zone in (None, CENTRE, zone)):
                 continue
-            others = [k for k in twin.other_readings((BACK, label)) if k in current.deck and k not in current.played]
+            others = _possible_readings(twin, (BACK, label), current)
             if not others:
                 return False
             prop.event["card"] = twin.label_override = others[0]

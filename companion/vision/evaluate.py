@@ -373,11 +373,9 @@ def main(argv: list[str] | None = None) -> int:
                                 **photo_settings(args.conf, args.scales))
     except ValueError as exc:
         p.error(str(exc))
+    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
     result: dict = {"conf": detector.conf, "scales": list(detector.scales),
-                    "corner_weight": detector.corner_weight if detector.corners is not None else None,
-                    "rank_weight": detector.rank_weight if detector.corners is not None else None,
-                    "back_weight": detector.back_weight if detector.corners is not None else None,
-                    "rank_floor": detector.rank_floor if detector.corners is not None else None,
+                    **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify}
     if args.what == "classifier":
         if args.crops is None:

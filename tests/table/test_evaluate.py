@@ -66,7 +66,7 @@ def test_doubts_count_what_a_live_table_would_have_been_asked():
     from types import SimpleNamespace
 
     from companion.table.evaluate import _asked, doubts
-    from companion.table.fusion import Applied
+    from companion.table.fusion import Applied, Fusion, FusionConfig
     from companion.table.observations import Proposal
 
     truth = [{"type": "match", "variant": "paulista", "players": 2}, {"type": "hand", "dealer": 1, "vira": "5H"},
@@ -82,7 +82,9 @@ def test_doubts_count_what_a_live_table_would_have_been_asked():
            applied({"type": "play", "seat": 0, "card": "AS"}, "timeout", ["low_confidence"]),  # right, asked
            applied({"type": "play", "seat": 1, "card": "KD"}, "auto"),  # wrong, not asked
            applied({"type": "raise", "seat": 0, "to": 3}, "timeout", ["speech_confirm"], source="voice")]
-    result = SimpleNamespace(session=SimpleNamespace(fusion=SimpleNamespace(applied=log)))
+    fusion = SimpleNamespace(applied=log, config=FusionConfig())
+    fusion.settles = lambda prop: Fusion.settles(fusion, prop)
+    result = SimpleNamespace(session=SimpleNamespace(fusion=fusion))
     counts = doubts(result, truth)
     assert counts == {"auto_right": 1, "auto_wrong": 1, "quiet_right": 1, "quiet_wrong": 0,
                       "asked_right": 1, "asked_wrong": 1}
