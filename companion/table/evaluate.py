@@ -46,6 +46,7 @@ from typing import Any
 
 from companion.engine.variants import resolve
 from companion.paths import models_dir
+from companion.table.answers import TableAnswers
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections, read_stream, write_stream
 from companion.table.render_session import RenderOptions, render_session
@@ -242,7 +243,7 @@ def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
                 noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
                 off_deck_prior: float = 0.05, det_conf: float | None = None,
-                recorded: Path | None = None) -> dict[str, Any]:
+                recorded: Path | None = None, answer: float | None = None) -> dict[str, Any]:
     """Replay one rendered session in ``mode`` and compare its table log with the truth.
 
     ``recorded`` (video mode): a folder of detection streams, one JSONL per
@@ -269,6 +270,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
     transcript = script.transcript()
     lang = script.lang
     deck = tuple(resolve(spec.variant).deck_cards)  # what `companion replay` tells the classifier
+    answers = TableAnswers(meta["states"], answer) if answer is not None else None
     if mode == "classifier":
         from companion.table.render_session import SessionRenderer
         from companion.table.simulate import TrueBoxesClassifier
@@ -277,7 +279,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         detector = TrueBoxesClassifier(renderer, meta["states"], meta["family"], deck=deck,
                                        off_deck_prior=off_deck_prior)
         result = replay(script.match, video=folder / "video.mp4", detector=detector, transcript=transcript,
-                        lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config))
+                        lang=lang, zones=cal, first_dealer=first_dealer, config=copy.deepcopy(config),
+                        on_frame=answers)
     elif mode == "video" and recorded is not None and (recorded / f"{spec.name}.jsonl").exists():
         header, frames = read_stream(recorded / f"{spec.name}.jsonl")
         identity = detector_identity(det_conf, off_deck_prior)
@@ -285,7 +288,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
             raise ValueError(f"{recorded / spec.name}.jsonl was recorded with {header.get('detector')}, not "
                              f"{identity}: use another --detections folder")
         result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,
-                        first_dealer=first_dealer, config=copy.deepcopy(config))
+                        first_dealer=first_dealer, config=copy.deepcopy(config), on_frame=answers)
     elif mode == "video":
         from companion.table.session import table_detector
 
@@ -293,9 +296,15 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
             detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior)
         seen: list[FrameDetections] = []
+
+        def on_frame(session: Any, image: Any, frame: FrameDetections) -> None:
+            seen.append(frame)
+            if answers is not None:
+                answers(session, image, frame)
+
         result = replay(script.match, video=folder / "video.mp4", detector=detector_cache[(family, deck)],
                         transcript=transcript, lang=lang, zones=cal, first_dealer=first_dealer,
-                        config=copy.deepcopy(config), on_frame=lambda _s, _i, frame: seen.append(frame))
+                        config=copy.deepcopy(config), on_frame=on_frame)
         if recorded is not None:
             write_stream(recorded / f"{spec.name}.jsonl", seen, session=spec.name,
                          detector=detector_identity(det_conf, off_deck_prior))
@@ -306,7 +315,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         model = NoiseModel(**{**noise.__dict__, "seed": spec.seed})
         frames: list[FrameDetections] = list(noisy_stream(meta["states"], times, model, size, meta["family"]))
         result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,
-                        first_dealer=first_dealer, config=copy.deepcopy(config))
+                        first_dealer=first_dealer, config=copy.deepcopy(config), on_frame=answers)
     cmp = compare(script.match, script.log, [script.match] + result.events)
     lat = latencies(result, script)
     stats = result.session.stats.summary()
@@ -320,6 +329,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         "pending_resolved": sum(1 for a in fusion.applied if a.resolved_by in ("timeout", "confirm")),
         "doubts": doubts(result, script.log),
         "rejected": len(fusion.rejected), "alerts": len(fusion.alerts),
+        **({"answers": dict(answers.counts)} if answers is not None else {}),
         "log": result.events,
     }
 
@@ -377,6 +387,12 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
     def tally(sub: list[dict[str, Any]]) -> dict[str, int]:
         return {k: sum(r[k] for r in sub) for k in ("hands", "exact", "scored")}
 
+    if any("answers" in r for r in rows):
+        said = Counter()
+        for r in rows:
+            said.update(r.get("answers", {}))
+        out["answers"] = dict(sorted(said.items()))
+        out["answers_per_hand"] = round(sum(said.values()) / hands, 2) if hands else None
     out["by_variant"] = {v: tally(sub) for v, sub in _groups(rows, lambda r: r["variant"]).items()}
     out["cards_right_by_design"] = {
         d: f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"
@@ -418,6 +434,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="tracker: weaker detections down to this keep a card's track (0: ignored)")
     parser.add_argument("--weak-frames", type=int, default=None,
                         help="tracker: weak detections before a card seen only weakly counts")
+    parser.add_argument("--answer", type=float, default=None, metavar="SECONDS",
+                        help="a table that answers: each card the companion asks about is confirmed, "
+                             "chosen among its readings or typed, from the ground truth, this long after "
+                             "it is asked (default: nobody answers, every doubt times out)")
     parser.add_argument("--presence", type=float, default=None,
                         help="tracker: detections whose detector score is weaker are ignored")
     args = parser.parse_args(argv)
@@ -441,6 +461,9 @@ def main(argv: list[str] | None = None) -> int:
         config.tracker.weak_confidence = args.weak if args.weak > 0 else None
     if args.weak_frames is not None:
         config.tracker.weak_frames = args.weak_frames
+    if args.answer is not None:  # the table answers before the unattended timeout would
+        for name in ("pending_timeout", "seat_timeout"):
+            setattr(config.fusion, name, max(getattr(config.fusion, name), args.answer + 1.0))
     report: dict[str, Any] = {"command": " ".join(["python -m companion.table.evaluate"] + (argv or sys.argv[1:])),
                               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cache: dict[Any, Any] = {}
@@ -461,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             try:
                 row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration,
-                                  args.off_deck_prior, args.conf, recorded)
+                                  args.off_deck_prior, args.conf, recorded, args.answer)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)
@@ -480,6 +503,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.no_calibration:
                 report[mode]["calibration"] = "learned"
                 tag += "-learned"
+            if args.answer is not None:
+                report[mode]["answer_after_s"] = args.answer
+                tag += "-answered"
             (out / f"sessions-{tag}.json").write_text(json.dumps(rows, indent=1) + "\n")
             (out / f"report-{tag}.json").write_text(json.dumps({**report, mode: report[mode]}, indent=2) + "\n")
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")

@@ -89,3 +89,19 @@ def test_doubts_count_what_a_live_table_would_have_been_asked():
     assert counts == {"auto_right": 1, "auto_wrong": 1, "quiet_right": 1, "quiet_wrong": 0,
                       "asked_right": 1, "asked_wrong": 1}
     assert _asked([{"doubts": counts}]) == {"right_cards_asked_share": 0.3333, "wrong_cards_asked": "1/2"}
+
+
+def test_a_table_that_answers_is_reported_apart(tmp_path):
+    """``--answer``: the same sessions with the card questions answered from the truth, in their own
+    report (``-answered``), with what was said; the unattended report is not overwritten."""
+    args = ["--hands", "4", "--hands-per-session", "4", "--variants", "paulista", "--mode", "noise",
+            "--noise", "hard", "--out", str(tmp_path)]
+    assert main(args) == 0
+    assert main(args + ["--answer", "1.0"]) == 0
+    plain = json.loads((tmp_path / "report-noise-hard.json").read_text())["noise"]
+    answered = json.loads((tmp_path / "report-noise-hard-answered.json").read_text())["noise"]
+    assert "answers" not in plain and answered["answer_after_s"] == 1.0
+    said = answered["answers"]
+    assert said and set(said) <= {"confirmed", "chosen", "typed", "rejected", "left"}
+    assert answered["answers_per_hand"] == round(sum(said.values()) / answered["hands"], 2)
+    assert answered["scored_share"] >= plain["scored_share"]

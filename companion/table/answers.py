@@ -1,0 +1,106 @@
+"""A table that answers the companion's questions, for measuring a live table on rendered sessions.
+
+Why: unattended (the evaluation's default) every card the companion holds for
+the table's word is applied after a timeout, so its figures are those of a
+table where nobody ever answers.  A live table answers: the companion asks
+"? 7C, seat 2 -- confirm or reject", and a player looks at the card and says
+"sim", picks the right reading, or types the card.  This module plays that
+player from the renderer's ground truth, so the evaluation can report what a
+table that answers ends up with, and how often it had to answer.
+
+It answers only questions about a camera card (a play or a new hand's vira)
+that the companion *asks* about; a card it settles unasked (``~``, see
+``Fusion.settles``) and every other doubt are left to the timeout, as nobody
+would answer them.  The player looks at the card where the companion saw it:
+the true card whose box overlaps the proposal's box most, in the scene as it
+was when the question was asked (a trick may be gathered before the answer).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from companion.table.observations import Proposal
+from companion.table.tracker import iou
+
+CARD_EVENTS = ("play", "hand")
+
+
+@dataclass
+class TableAnswers:
+    """Answers asked card proposals ``delay`` stream seconds after they are first held.
+
+    Use as ``replay(..., on_frame=answers)``; ``counts`` tallies what was answered:
+    ``confirmed`` (the reading was right), ``chosen`` (the right card was one of the
+    readings offered), ``typed`` (rejected, and the right card typed instead),
+    ``rejected`` (it lies the other way up than read), ``left`` (no card lies where the
+    companion points: unanswered, the timeout decides).
+    """
+
+    states: Sequence[dict[str, Any]]  # the renderer's scene states (``session.json``'s "states")
+    delay: float = 1.0
+    min_iou: float = 0.3
+    counts: Counter = field(default_factory=Counter)
+    _answered: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._times = [float(s["t"]) for s in self.states]
+
+    def truth_at(self, t: float, box: Sequence[float]) -> str | None:
+        """The true card (TABLE-LOG notation or ``back``) lying where ``box`` is at stream time ``t``."""
+        i = bisect.bisect_right(self._times, t) - 1
+        if i < 0:
+            return None
+        cards = [c for c in self.states[i]["cards"] if c.get("labelled", True)]
+        scored = [(iou(tuple(box), tuple(c["box"])), c["card"]) for c in cards]
+        best = max(scored, default=(0.0, None))
+        return best[1] if best[0] >= self.min_iou else None
+
+    def asked(self, fusion: Any, prop: Proposal) -> bool:
+        """Whether ``prop`` is a camera card the companion is waiting on the table for."""
+        return (prop.source == "vision" and prop.event.get("type") in CARD_EVENTS and prop.box is not None
+                and prop.id in fusion.pending_since and not fusion.settles(prop))
+
+    def __call__(self, session: Any, _image: Any, _frame: Any) -> None:
+        fusion = session.fusion
+        for prop in list(fusion.pending):
+            if prop.id in self._answered or not self.asked(fusion, prop):
+                continue
+            if fusion.now - fusion.pending_since[prop.id] < self.delay:
+                continue
+            self._answered.add(prop.id)
+            # the card the question was about: where it lay when it was asked (a trick may be
+            # gathered before the answer), else when it was first seen
+            asked_at = fusion.pending_since[prop.id]
+            truth = self.truth_at(asked_at, prop.box)
+            self.answer(fusion, prop, truth if truth is not None else self.truth_at(prop.t, prop.box))
+
+    def answer(self, fusion: Any, prop: Proposal, truth: str | None) -> None:
+        """What a player who sees ``truth`` where the card lies says to ``prop``."""
+        key = "vira" if prop.event.get("type") == "hand" else "card"
+        covered = bool(prop.event.get("covered"))
+        if truth is None:
+            # no card where the companion points (a box between two cards, a card moved on): the
+            # player cannot tell what it means and says nothing; the timeout decides
+            self.counts["left"] += 1
+        elif truth == "back" and covered:  # a face-down play, face down
+            fusion.confirm("voice", prop.id)
+            self.counts["confirmed"] += 1
+        elif truth == "back" or covered:
+            # a back taken for a face, or a face taken for a back: no reading to fix
+            fusion.reject("voice", prop.id)
+            self.counts["rejected"] += 1
+        elif prop.event.get(key) == truth:
+            fusion.confirm("voice", prop.id)
+            self.counts["confirmed"] += 1
+        elif truth in prop.alternatives:
+            fusion.choose(prop.alternatives.index(truth) + 1, "key", prop.id)
+            self.counts["chosen"] += 1
+        else:
+            event = {**prop.event, key: truth}
+            fusion.reject("key", prop.id)
+            fusion.enter(event, "typed")
+            self.counts["typed"] += 1

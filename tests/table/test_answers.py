@@ -1,0 +1,105 @@
+"""The simulated table that answers the companion's card questions (``--answer`` of the table
+evaluation): it says what a player who looks at the card would say."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from companion.table.answers import TableAnswers
+from companion.table.engine_view import MemoryTableLog
+from companion.table.fusion import Fusion, FusionConfig
+from companion.table.observations import Proposal
+
+MATCH = {"type": "match", "variant": "paulista", "players": 4}
+BOX_A, BOX_B, BOX_C = (100.0, 100.0, 160.0, 180.0), (300.0, 100.0, 360.0, 180.0), (200.0, 300.0, 260.0, 380.0)
+STATES = [
+    {"t": 0.0, "cards": [{"card": "5H", "box": list(BOX_C)}]},
+    {"t": 2.0, "cards": [{"card": "5H", "box": list(BOX_C)}, {"card": "4C", "box": list(BOX_A)}]},
+    {"t": 4.0, "cards": [{"card": "5H", "box": list(BOX_C)}, {"card": "4C", "box": list(BOX_A)},
+                         {"card": "back", "box": list(BOX_B)}]},
+]
+
+
+def _fusion() -> Fusion:
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(settle_timeout=None), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    fusion.tick(1.0)
+    return fusion
+
+
+def _weak(seat: int, card: str, t: float, box, alternatives=()) -> Proposal:
+    return Proposal({"type": "play", "seat": seat, "card": card}, t, confidence=0.4, flags=["low_confidence"],
+                    box=box, alternatives=list(alternatives))
+
+
+def _run(fusion: Fusion, answers: TableAnswers, until: float) -> None:
+    t = fusion.now
+    while t < until:
+        t = round(t + 0.1, 3)
+        fusion.tick(t)
+        answers(SimpleNamespace(fusion=fusion), None, None)
+
+
+def test_the_truth_is_the_card_under_the_box_at_that_time():
+    answers = TableAnswers(STATES)
+    assert answers.truth_at(2.5, BOX_A) == "4C"
+    assert answers.truth_at(1.0, BOX_A) is None  # not put down yet
+    assert answers.truth_at(4.5, (305.0, 105.0, 362.0, 178.0)) == "back"
+    assert answers.truth_at(4.5, (500.0, 400.0, 560.0, 470.0)) is None
+
+
+def test_a_right_reading_is_confirmed_after_the_delay_and_not_before():
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=1.0)
+    fusion.submit(_weak(0, "4C", 2.0, BOX_A, ["4S"]))
+    _run(fusion, answers, 2.8)
+    assert len(fusion.pending) == 1 and not answers.counts  # asked, not answered yet
+    _run(fusion, answers, 4.0)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "4C"}
+    assert dict(answers.counts) == {"confirmed": 1}
+
+
+def test_a_wrong_reading_is_put_right_from_the_readings_offered_or_typed():
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(_weak(0, "4S", 2.0, BOX_A, ["7C", "4C"]))  # the truth is the second reading offered
+    _run(fusion, answers, 3.5)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "4C"}
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(_weak(0, "4S", 2.0, BOX_A, ["7C"]))  # not offered: typed
+    _run(fusion, answers, 3.5)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "4C"}
+    assert dict(answers.counts) == {"typed": 1}
+
+
+def test_a_face_down_card_taken_for_a_face_is_rejected_and_a_covered_one_confirmed():
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(_weak(0, "4C", 4.0, BOX_B))
+    _run(fusion, answers, 5.5)
+    assert fusion.log.events[-1]["type"] == "hand" and not fusion.pending
+    assert dict(answers.counts) == {"rejected": 1}
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(Proposal({"type": "play", "seat": 0, "covered": True}, 4.0, confidence=0.4,
+                           flags=["low_confidence"], box=BOX_B))
+    _run(fusion, answers, 5.5)
+    # confirmed, not rejected (a face-down card in the first trick is illegal in paulista, so the engine
+    # keeps it pending: the answer cannot make an illegal play legal)
+    assert dict(answers.counts) == {"confirmed": 1} and not fusion.rejected
+
+
+def test_a_question_about_no_card_the_player_can_see_is_left_to_the_timeout():
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(_weak(0, "4C", 4.0, (500.0, 400.0, 560.0, 470.0)))
+    _run(fusion, answers, 5.5)
+    assert len(fusion.pending) == 1 and not fusion.rejected
+    assert dict(answers.counts) == {"left": 1}
+
+
+def test_cards_settled_unasked_and_voice_doubts_are_left_alone():
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(settle_timeout=5.0), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    fusion.tick(1.0)
+    answers = TableAnswers(STATES, delay=0.5)
+    quiet = _weak(0, "4S", 2.0, BOX_A)
+    quiet.flags.append("unrivalled")
+    fusion.submit(quiet)
+    _run(fusion, answers, 3.5)
+    assert len(fusion.pending) == 1 and not answers.counts  # shown '~', nobody is asked
