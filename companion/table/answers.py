@@ -37,7 +37,9 @@ class TableAnswers:
     ``confirmed`` (the reading was right), ``chosen`` (the right card was one of the
     readings offered), ``typed`` (rejected, and the right card typed instead),
     ``rejected`` (it lies the other way up than read), ``left`` (no card lies where the
-    companion points: unanswered, the timeout decides).
+    companion points: unanswered, the timeout decides); for impossible cards shown
+    (alerts), ``alert_chosen`` / ``alert_typed`` (named) and ``alert_refused`` (the
+    engine refused the name).
     """
 
     states: Sequence[dict[str, Any]]  # the renderer's scene states (``session.json``'s "states")
@@ -77,6 +79,30 @@ class TableAnswers:
             asked_at = fusion.pending_since[prop.id]
             truth = self.truth_at(asked_at, prop.box)
             self.answer(fusion, prop, truth if truth is not None else self.truth_at(prop.t, prop.box))
+        self.alerts(fusion)
+
+    def alerts(self, fusion: Any) -> None:
+        """Name an impossible card shown ("! ... already out [or 1: ..]") when what lies there is another
+        card: from its readings, or typed.  A ghost (the true card is the one already out, or the
+        named card is illegal) changes nothing: the engine refuses it."""
+        for alert in list(fusion.alerts):
+            if (alert.id in self._answered or alert.settled or alert.box is None or alert.source != "vision"
+                    or alert.event.get("type") not in CARD_EVENTS or alert.event.get("covered")):
+                continue
+            if fusion.now - (alert.emitted_t if alert.emitted_t is not None else alert.t) < self.delay:
+                continue
+            self._answered.add(alert.id)
+            truth = self.truth_at(alert.t, alert.box)
+            key = "vira" if alert.event.get("type") == "hand" else "card"
+            if truth is None or truth == "back" or truth == alert.event.get(key):
+                continue
+            if truth in alert.alternatives:
+                ok = fusion.choose(alert.alternatives.index(truth) + 1, "key", alert.id)
+                said = "alert_chosen"
+            else:
+                ok = fusion.enter({**alert.event, key: truth}, "typed")
+                said = "alert_typed"
+            self.counts[said if ok else "alert_refused"] += 1
 
     def answer(self, fusion: Any, prop: Proposal, truth: str | None) -> None:
         """What a player who sees ``truth`` where the card lies says to ``prop``."""

@@ -438,6 +438,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a table that answers: each card the companion asks about is confirmed, "
                              "chosen among its readings or typed, from the ground truth, this long after "
                              "it is asked (default: nobody answers, every doubt times out)")
+    parser.add_argument("--apply-confidence", type=float, default=None,
+                        help="tracker: cards read less surely are held (asked about, or settled unasked)")
     parser.add_argument("--presence", type=float, default=None,
                         help="tracker: detections whose detector score is weaker are ignored")
     args = parser.parse_args(argv)
@@ -457,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
         config.fusion.hold = args.hold
     if args.presence is not None:
         config.tracker.min_detection_confidence = args.presence
+    if args.apply_confidence is not None:
+        config.tracker.apply_confidence = args.apply_confidence
     if args.weak is not None:
         config.tracker.weak_confidence = args.weak if args.weak > 0 else None
     if args.weak_frames is not None:

@@ -598,8 +598,15 @@ class Fusion:
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
         """Confirm a pending card (a play, or a new hand's vira) under one of
-        its other readings (1 = the first alternative shown)."""
+        its other readings (1 = the first alternative shown).  With nothing
+        pending (or ``pid`` naming one), it names the latest impossible card
+        shown (an alert: "! seat 5 plays JC (already out) [or 1: AC, 2: KC, 3: 7C]")
+        instead: see :meth:`_name_alert`."""
         prop = self._pick(pid)
+        if prop is None:
+            alert = self._open_alert(pid)
+            if alert is not None:
+                return self._name_alert(alert, index, by)
         if prop is None or not 1 <= index <= len(prop.alternatives):
             self._say("no such reading to choose")
             return False
@@ -609,6 +616,33 @@ class Fusion:
         prop.event = {**prop.event, key: card}
         self._changed()
         return self.confirm(by, prop.id)
+
+    def _open_alert(self, pid: int | None) -> Proposal | None:
+        """The alert a choice is for: the one ``pid`` names, else the latest one shown, while nothing
+        is pending.  Only a camera card with other readings, not named yet."""
+        open_ = [a for a in self.alerts if not a.settled and a.alternatives
+                 and a.event.get("type") in ("play", "hand")]
+        if pid is not None:
+            return next((a for a in open_ if a.id == pid), None)
+        return open_[-1] if open_ and not self.pending else None
+
+    def _name_alert(self, alert: Proposal, index: int, by: str) -> bool:
+        """Put an impossible card in the log under one of its other readings, now (as if typed).
+
+        Why: a card the camera reads as one already out, or one not in the
+        deck, is never applied; its true name is often among its other
+        readings (a 7C read as the JC played before, "or 3: 7C").  Left alone,
+        the card is missing from the log and every later card of the hand goes
+        to the wrong seat.  The engine still judges the named card.
+        """
+        if not 1 <= index <= len(alert.alternatives):
+            self._say("no such reading to choose")
+            return False
+        key = "vira" if alert.event.get("type") == "hand" else "card"
+        if self.enter({**alert.event, key: alert.alternatives[index - 1]}, by):
+            alert.settled = True
+            return True
+        return False
 
     def reject(self, by: str = "key", pid: int | None = None) -> bool:
         prop = self._pick(pid)

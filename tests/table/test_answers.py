@@ -103,3 +103,19 @@ def test_cards_settled_unasked_and_voice_doubts_are_left_alone():
     fusion.submit(quiet)
     _run(fusion, answers, 3.5)
     assert len(fusion.pending) == 1 and not answers.counts  # shown '~', nobody is asked
+
+
+def test_an_impossible_card_is_named_when_another_card_lies_there():
+    states = list(STATES) + [{"t": 6.0, "cards": [{"card": "5H", "box": list(BOX_C)}, {"card": "4C", "box": list(BOX_A)},
+                                                  {"card": "7C", "box": list(BOX_B)}]}]
+    fusion, answers = _fusion(), TableAnswers(states, delay=0.5)
+    fusion.submit(Proposal({"type": "play", "seat": 0, "card": "4C"}, 2.0, box=BOX_A))
+    _run(fusion, answers, 6.0)
+    # the 7C read as the 4C already out (shown, never applied), and a ghost of the 4C itself
+    fusion.submit(Proposal({"type": "play", "seat": 1, "card": "4C"}, 6.0, blocking=False, flags=["duplicate"],
+                           box=BOX_B, alternatives=["KC", "7C"]))
+    fusion.submit(Proposal({"type": "play", "seat": 1, "card": "4C"}, 6.1, blocking=False, flags=["duplicate"],
+                           box=BOX_A, alternatives=["4S"]))
+    _run(fusion, answers, 7.5)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7C"}]
+    assert dict(answers.counts) == {"alert_chosen": 1}

@@ -279,6 +279,38 @@ def test_a_doubtful_vira_can_be_confirmed_under_another_reading():
     assert fusion.log.events[-1] == {"type": "hand", "dealer": 3, "vira": "KH"}
 
 
+def test_an_impossible_card_can_be_named_from_its_other_readings():
+    """A 7C read as the JC already out is an alert, never applied; with nothing pending, a digit
+    names it from its other readings (as if typed), once; the engine still judges the name."""
+    fusion = _fusion()
+    fusion.submit(_card(0, "JC", 2.0))
+    fusion.tick(3.0)
+    alert = _card(1, "JC", 4.0, blocking=False, flags=["duplicate"], alternatives=["KC", "7C"])
+    fusion.submit(alert)
+    fusion.tick(5.0)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "JC"}  # shown, not applied
+    assert not fusion.choose(3)  # no third reading
+    assert fusion.choose(2)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "7C"}
+    assert not fusion.choose(1)  # named once: nothing left to choose for
+    assert len(fusion.log.events) == 3
+
+
+def test_an_alert_is_not_named_while_a_card_waits_and_an_illegal_name_is_refused():
+    fusion = _fusion()
+    fusion.submit(_card(0, "JC", 2.0))
+    fusion.tick(3.0)
+    fusion.submit(_card(1, "JC", 4.0, blocking=False, flags=["duplicate"], alternatives=["AC", "KC"]))
+    fusion.submit(_card(1, "AS", 4.5, flags=["low_confidence"], alternatives=["AC"]))
+    fusion.tick(6.0)
+    assert fusion.choose(1)  # the pending AS -> AC, not the alert
+    assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "AC"}
+    alert = fusion.alerts[-1]
+    assert not fusion.choose(1, pid=alert.id)  # AC is out now: the engine refuses it
+    assert not fusion.choose(2, pid=alert.id)  # seat 1 has played: a KC for seat 1 is out of turn
+    assert len(fusion.log.events) == 3
+
+
 def _truco_trick() -> Fusion:
     """Paulista for four, vira 5H (manilhas: the 6s): seat 0 leads 4C, seat 1 calls truco, seat 2
     accepts; seat 1 plays 7D and seat 2 the zap (6C).  Seat 3 is due; seat 2 will lead the next trick."""
