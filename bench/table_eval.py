@@ -25,6 +25,8 @@ ROWS = [
     ("noise, hard faults", ["--mode", "noise", "--noise", "hard"]),
     ("noise, no calibration", ["--mode", "noise", "--no-calibration"]),
     ("video (trained detector)", ["--mode", "video"]),
+    # the same, with a table that answers each card question 1 s after it is asked (from the truth)
+    ("video, table answers in 1 s", ["--mode", "video", "--answer", "1.0"]),
 ]
 
 
@@ -47,14 +49,15 @@ def main(argv: list[str] | None = None) -> int:
             table.append((label, None))
             continue
         table.append((label, report[mode]))
-    print(f"\n{'':28} {'hands':>5} {'exact':>6} {'scored':>6} {'latency':>8} {'speed':>7}")
+    print(f"\n{'':28} {'hands':>5} {'exact':>6} {'scored':>6} {'latency':>8} {'speed':>7} {'answers/hand':>12}")
     for label, r in table:
         if r is None:
             print(f"{label:28} (not run: see the message above)")
             continue
         lat = r.get("latency_median_s")
         print(f"{label:28} {r['hands']:>5} {r['exact_share']:>6.1%} {r['scored_share']:>6.1%} "
-              f"{(f'{lat:.2f} s' if lat is not None else '-'):>8} {r['speed_x_realtime']:>6.1f}x")
+              f"{(f'{lat:.2f} s' if lat is not None else '-'):>8} {r['speed_x_realtime']:>6.1f}x "
+              f"{r.get('answers_per_hand', '-'):>12}")
     return 0
 
 
