@@ -9,9 +9,11 @@ player from the renderer's ground truth, so the evaluation can report what a
 table that answers ends up with, and how often it had to answer.
 
 It answers only questions about a camera card (a play or a new hand's vira)
-that the companion *asks* about; a card it settles unasked (``~``, see
-``Fusion.settles``) and every other doubt are left to the timeout, as nobody
-would answer them.  The player looks at the card where the companion saw it:
+that the companion *asks* about, and names impossible cards it shows.  A card
+it settles unasked (``~``, see ``Fusion.settles``) is left alone, as a table
+would; every other doubt (a call the speech matcher doubts, a table cleared
+early) is left to the timeout, since the rendered truth does not say what a
+player would answer there.  The player looks at the card where the companion saw it:
 the true card whose box overlaps the proposal's box most, in the scene as it
 was when the question was asked (a trick may be gathered before the answer).
 """
@@ -36,7 +38,7 @@ class TableAnswers:
     Use as ``replay(..., on_frame=answers)``; ``counts`` tallies what was answered:
     ``confirmed`` (the reading was right), ``chosen`` (the right card was one of the
     readings offered), ``typed`` (rejected, and the right card typed instead),
-    ``rejected`` (it lies the other way up than read), ``left`` (no card lies where the
+    ``rejected`` (a back read as the vira), ``left`` (no card lies where the
     companion points: unanswered, the timeout decides); for impossible cards shown
     (alerts), ``alert_chosen`` / ``alert_typed`` (named) and ``alert_refused`` (the
     engine refused the name).
@@ -115,10 +117,16 @@ class TableAnswers:
         elif truth == "back" and covered:  # a face-down play, face down
             fusion.confirm("voice", prop.id)
             self.counts["confirmed"] += 1
-        elif truth == "back" or covered:
-            # a back taken for a face, or a face taken for a back: no reading to fix
+        elif truth == "back" and key == "vira":  # a back is no vira
             fusion.reject("voice", prop.id)
             self.counts["rejected"] += 1
+        elif truth == "back" or covered:
+            # a back taken for a face or a face for a back: rejected, and the play typed as it lies
+            event = {k: v for k, v in prop.event.items() if k not in ("card", "covered")}
+            event.update({"covered": True} if truth == "back" else {"card": truth})
+            fusion.reject("key", prop.id)
+            fusion.enter(event, "typed")
+            self.counts["typed"] += 1
         elif prop.event.get(key) == truth:
             fusion.confirm("voice", prop.id)
             self.counts["confirmed"] += 1
