@@ -87,6 +87,8 @@ class TableAnswers:
         """Name an impossible card shown ("! ... already out [or 1: ..]") when what lies there is another
         card: from its readings, or typed.  A ghost (the true card is the one already out, or the
         named card is illegal) changes nothing: the engine refuses it."""
+        if fusion.pending:  # a player answers the waiting card first
+            return
         for alert in list(fusion.alerts):
             if (alert.id in self._answered or alert.settled or alert.box is None or alert.source != "vision"
                     or alert.event.get("type") not in CARD_EVENTS or alert.event.get("covered")):
@@ -102,9 +104,14 @@ class TableAnswers:
                 ok = fusion.choose(alert.alternatives.index(truth) + 1, "key", alert.id)
                 said = "alert_chosen"
             else:
-                ok = fusion.enter({**alert.event, key: truth}, "typed")
+                ok = fusion.enter({**alert.event, key: truth}, "typed") if self._due(fusion, alert) else False
                 said = "alert_typed"
             self.counts[said if ok else "alert_refused"] += 1
+
+    @staticmethod
+    def _due(fusion: Any, alert: Proposal) -> bool:
+        """Whether the alert's seat may play now (a player types a card for the seat due, not another)."""
+        return alert.event.get("type") != "play" or fusion._due_seat(fusion.game, alert) is None
 
     def answer(self, fusion: Any, prop: Proposal, truth: str | None) -> None:
         """What a player who sees ``truth`` where the card lies says to ``prop``."""

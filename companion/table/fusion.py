@@ -624,7 +624,7 @@ class Fusion:
                  and a.event.get("type") in ("play", "hand")]
         if pid is not None:
             return next((a for a in open_ if a.id == pid), None)
-        return open_[-1] if open_ and not self.pending else None
+        return open_[-1] if open_ else None
 
     def _name_alert(self, alert: Proposal, index: int, by: str) -> bool:
         """Put an impossible card in the log under one of its other readings, now (as if typed).
@@ -633,13 +633,22 @@ class Fusion:
         deck, is never applied; its true name is often among its other
         readings (a 7C read as the JC played before, "or 3: 7C").  Left alone,
         the card is missing from the log and every later card of the hand goes
-        to the wrong seat.  The engine still judges the named card.
+        to the wrong seat.  Only while nothing waits (it goes in now), for the
+        seat due now (as any camera card: :meth:`_seat_by_turn`); the engine
+        still judges the named card.
         """
         if not 1 <= index <= len(alert.alternatives):
             self._say("no such reading to choose")
             return False
+        if self.pending:  # it goes in now: a card still waiting before it would go in after it
+            self._say("answer the waiting card first")
+            return False
         key = "vira" if alert.event.get("type") == "hand" else "card"
-        if self.enter({**alert.event, key: alert.alternatives[index - 1]}, by):
+        named = Proposal({**alert.event, key: alert.alternatives[index - 1]}, alert.t, source=alert.source)
+        seat = self._due_seat(self.game, named)  # the seat due now, as for any camera card
+        if seat is not None:
+            named.event["seat"] = seat
+        if self.enter(named.event, by):
             alert.settled = True
             return True
         return False

@@ -296,19 +296,20 @@ def test_an_impossible_card_can_be_named_from_its_other_readings():
     assert len(fusion.log.events) == 3
 
 
-def test_an_alert_is_not_named_while_a_card_waits_and_an_illegal_name_is_refused():
+def test_an_alert_is_named_only_while_nothing_waits_for_the_seat_due_and_as_the_engine_allows():
     fusion = _fusion()
     fusion.submit(_card(0, "JC", 2.0))
     fusion.tick(3.0)
     fusion.submit(_card(1, "JC", 4.0, blocking=False, flags=["duplicate"], alternatives=["AC", "KC"]))
     fusion.submit(_card(1, "AS", 4.5, flags=["low_confidence"], alternatives=["AC"]))
     fusion.tick(6.0)
+    alert = fusion.alerts[-1]
+    assert not fusion.choose(2, pid=alert.id)  # the AS waits: naming the alert now would jump it
     assert fusion.choose(1)  # the pending AS -> AC, not the alert
     assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "AC"}
-    alert = fusion.alerts[-1]
     assert not fusion.choose(1, pid=alert.id)  # AC is out now: the engine refuses it
-    assert not fusion.choose(2, pid=alert.id)  # seat 1 has played: a KC for seat 1 is out of turn
-    assert len(fusion.log.events) == 3
+    assert fusion.choose(2, pid=alert.id)  # KC, for the seat due now (seat 1 has played)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 2, "card": "KC"}
 
 
 def _truco_trick() -> Fusion:
