@@ -440,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
                              "it is asked (default: nobody answers, every doubt times out)")
     parser.add_argument("--apply-confidence", type=float, default=None,
                         help="tracker: cards read less surely are held (asked about, or settled unasked)")
+    parser.add_argument("--doubt-margin", type=float, default=None,
+                        help="tracker: a weak card is asked about when another possible reading has over "
+                             "1/margin of its support (else settled unasked)")
     parser.add_argument("--presence", type=float, default=None,
                         help="tracker: detections whose detector score is weaker are ignored")
     args = parser.parse_args(argv)
@@ -459,6 +462,8 @@ def main(argv: list[str] | None = None) -> int:
         config.fusion.hold = args.hold
     if args.presence is not None:
         config.tracker.min_detection_confidence = args.presence
+    if args.doubt_margin is not None:
+        config.tracker.doubt_margin = args.doubt_margin
     if args.apply_confidence is not None:
         config.tracker.apply_confidence = args.apply_confidence
     if args.weak is not None:
