@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-COMMAND_ACTIONS = ("confirm", "reject", "undo", "event")
+COMMAND_ACTIONS = ("confirm", "reject", "choose", "undo", "event")
 
 
 @dataclass(frozen=True)
@@ -28,20 +28,26 @@ class BoardCommand:
     """A button press on the board.
 
     ``confirm``/``reject`` carry ``pending_id`` (the id of a pending
-    confirmation as published); ``undo`` carries nothing; ``event`` carries a
-    table-log event typed on the board (e.g. ``{"type": "raise", "seat": 1}``).
+    confirmation as published); ``choose`` carries it and ``index``, which of
+    that card's other readings it is (1 = the first shown; the id may also be
+    an impossible card's, see ``Fusion.choose``); ``undo`` carries nothing;
+    ``event`` carries a table-log event typed on the board (e.g. ``{"type":
+    "raise", "seat": 1}``).
     """
 
     action: str
     pending_id: str | None = None
     event: dict[str, Any] | None = None
+    index: int | None = None
     received_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
         if self.action not in COMMAND_ACTIONS:
             raise ValueError(f"unknown board action {self.action!r}")
-        if self.action in ("confirm", "reject") and not self.pending_id:
+        if self.action in ("confirm", "reject", "choose") and not self.pending_id:
             raise ValueError(f"{self.action} needs the id of a pending confirmation")
+        if self.action == "choose" and not (isinstance(self.index, int) and self.index >= 1):
+            raise ValueError("choose needs the index (1, 2, ...) of one of the card's other readings")
         if self.action == "event" and not (isinstance(self.event, dict) and self.event.get("type")):
             raise ValueError("an 'event' command needs a table-log event with a type")
 
@@ -65,7 +71,8 @@ class BoardHub:
         ``state`` (the engine's ``game.state.to_dict()``), ``names`` (seat
         names), ``match`` ({"id", "uuid", "variant"...}), ``heard`` (last
         words; when absent the hub's own ``hear()`` list is used), ``pending``
-        ([{"id", "text", "event"}] waiting for confirm/reject), ``outcomes``
+        ([{"id", "text", "event", "alternatives"}] waiting for confirm/reject/choose;
+        ``"kind": "alert"`` for an impossible card that can only be named), ``outcomes``
         ([{"kind", "text"}] of the last event), ``message`` (free text).
         """
         with self._lock:

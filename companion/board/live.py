@@ -3,7 +3,7 @@
 ``LiveBoard`` publishes the recorder's game after every change and turns the
 board's ``undo``/``event`` buttons into recorded events (through the recorder,
 so they are committed like anything else).  ``confirm``/``reject`` belong to
-whoever asked for the confirmation, so ``handle`` hands them back.
+whoever asked for the confirmation, so ``handle`` hands them back (and ``choose``).
 
 ``follow_match`` is the loop of ``companion board``: it shows a match that
 another process is recording, picking up new events by polling the store, and
@@ -61,8 +61,8 @@ class LiveBoard:
         return outcomes
 
     def handle(self, command: BoardCommand) -> BoardCommand | None:
-        """Apply ``undo``/``event`` buttons; return ``confirm``/``reject`` for the caller to decide."""
-        if command.action in ("confirm", "reject"):
+        """Apply ``undo``/``event`` buttons; return ``confirm``/``reject``/``choose`` for the caller to decide."""
+        if command.action in ("confirm", "reject", "choose"):
             return command
         event = {"type": "undo"} if command.action == "undo" else dict(command.event or {})
         try:

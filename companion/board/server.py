@@ -151,7 +151,9 @@ def create_app(hub: BoardHub, token: str | None = None) -> FastAPI:
             event = body.get("event")
             if event is None and isinstance(body.get("text"), str):
                 event = parse_typed_text(body["text"])
-            cmd = BoardCommand(action=str(body.get("action")), pending_id=body.get("pending_id"), event=event)
+            index = body.get("index")
+            cmd = BoardCommand(action=str(body.get("action")), pending_id=body.get("pending_id"), event=event,
+                               index=int(index) if index is not None else None)
         except (ValueError, AttributeError, TypeError) as err:
             raise HTTPException(status_code=400, detail=str(err)) from None
         hub.submit(cmd)

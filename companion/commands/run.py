@@ -256,6 +256,8 @@ def board_commands(hub: Any, fusion: Any) -> int:
             fusion.confirm("board", pid)
         elif cmd.action == "reject":
             fusion.reject("board", pid)
+        elif cmd.action == "choose" and cmd.index:
+            fusion.choose(cmd.index, "board", pid)
         elif cmd.action == "undo":
             fusion.undo("board")
         elif cmd.action == "event" and cmd.event:
@@ -265,8 +267,14 @@ def board_commands(hub: Any, fusion: Any) -> int:
 
 def publish(hub: Any, session: Any, message: str | None = None) -> None:
     """Show the session on the scoreboard: state, pending confirmations (with
-    the ids its buttons send back), words heard."""
-    pending = [{"id": str(p.id), "text": p.describe(), "event": p.event} for p in session.fusion.pending]
+    the ids its buttons send back, and the other readings a button can pick),
+    the last impossible card shown while nothing waits, words heard."""
+    fusion = session.fusion
+    pending = [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives)}
+               for p in fusion.pending]
+    if not fusion.pending:  # an impossible card shown: named from its readings while nothing waits
+        pending += [{"id": str(a.id), "text": a.describe(), "event": a.event, "alternatives": list(a.alternatives),
+                     "kind": "alert"} for a in list(fusion.alerts)[-1:] if not a.settled and a.alternatives]
     hub.publish({"state": session.state(), "names": session.state().get("names"),
                  "match": {"variant": session.state().get("variant")}, "pending": pending,
                  "heard": [w for _, w in session.fusion.heard], "outcomes": [], "message": message})

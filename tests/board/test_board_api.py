@@ -102,12 +102,15 @@ def test_snapshots_stream_and_buttons_become_commands(served):
     _post(base + "api/command?token=s3cret", {"action": "confirm", "pending_id": "p7"})
     _post(base + "api/command?token=s3cret", {"action": "event", "event": {"type": "raise", "seat": 1}})
     _post(base + "api/command?token=s3cret", {"action": "event", "text": "play 2 4C"})   # the table's short form
-    for bad in ({"action": "explode"}, {"action": "event", "text": "dance 3"}, {"action": "confirm"}):
+    _post(base + "api/command?token=s3cret", {"action": "choose", "pending_id": "p7", "index": 2})  # 2nd reading
+    for bad in ({"action": "explode"}, {"action": "event", "text": "dance 3"}, {"action": "confirm"},
+                {"action": "choose", "pending_id": "p7"}, {"action": "choose", "pending_id": "p7", "index": 0}):
         with pytest.raises(urllib.error.HTTPError) as err:
             _post(base + "api/command?token=s3cret", bad)
         assert err.value.code == 400
     cmds = hub.poll_commands()
-    assert [c.action for c in cmds] == ["undo", "confirm", "event", "event"]
+    assert [c.action for c in cmds] == ["undo", "confirm", "event", "event", "choose"]
+    assert (cmds[4].pending_id, cmds[4].index) == ("p7", 2)
     assert cmds[1].pending_id == "p7" and cmds[2].event == {"type": "raise", "seat": 1}
     assert cmds[3].event == {"type": "play", "seat": 2, "card": "4C"}
 

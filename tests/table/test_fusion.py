@@ -184,6 +184,35 @@ def test_scoreboard_buttons_confirm_reject_undo_and_type():
     assert fusion.rejected[-1].event["card"] == "AS"
 
 
+def test_scoreboard_buttons_pick_a_reading_of_a_waiting_card_or_name_an_impossible_one():
+    from companion.board import BoardCommand, BoardHub
+    from companion.commands.run import board_commands, publish
+    from companion.table.session import TableSession
+
+    session = TableSession(MemoryTableLog(MATCH), first_dealer=3)
+    fusion = session.fusion
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    fusion.submit(_card(0, "4C", 1.0, flags=["low_confidence"], alternatives=["4S", "AC"]))
+    fusion.tick(2.0)
+    hub = BoardHub()
+    publish(hub, session)
+    (shown,) = hub.snapshot()["pending"]
+    assert shown["alternatives"] == ["4S", "AC"]
+    hub.submit(BoardCommand("choose", pending_id=shown["id"], index=2))
+    assert board_commands(hub, fusion) == 1
+    assert fusion.log.events[-1] == {"type": "play", "seat": 0, "card": "AC"}
+    fusion.submit(_card(1, "AC", 3.0, blocking=False, flags=["duplicate"], alternatives=["KC", "7C"]))
+    fusion.tick(4.0)
+    publish(hub, session)
+    (alert,) = hub.snapshot()["pending"]
+    assert alert["kind"] == "alert" and alert["alternatives"] == ["KC", "7C"]
+    hub.submit(BoardCommand("choose", pending_id=alert["id"], index=2))
+    board_commands(hub, fusion)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "7C"}
+    publish(hub, session)
+    assert hub.snapshot()["pending"] == []  # named: nothing left to show
+
+
 def test_scoreboard_snapshot_carries_state_pending_and_heard():
     from companion.board import BoardHub
     from companion.commands.run import publish

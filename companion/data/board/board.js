@@ -141,10 +141,14 @@ function render(snap) {
   trick.replaceChildren(...currentTrickCards(state).map(c => cardNode(c.card, c.seat, family)));
 
   const pending = document.getElementById("pending");
+  // a doubtful card: confirm, reject, or pick one of its other readings; an impossible card ("alert"): name it
   pending.replaceChildren(...(snap.pending || []).map(p => el("div", { class: "item", "data-pending": p.id },
-    el("span", {}, p.text || JSON.stringify(p.event)),
-    el("button", { class: "confirm", type: "button", onclick: () => send({ action: "confirm", pending_id: p.id }) }, "✔ confirmar"),
-    el("button", { class: "reject", type: "button", onclick: () => send({ action: "reject", pending_id: p.id }) }, "✘ rejeitar"))));
+    el("span", {}, (p.kind === "alert" ? "! " : "") + (p.text || JSON.stringify(p.event))),
+    ...(p.kind === "alert" ? [] : [
+      el("button", { class: "confirm", type: "button", onclick: () => send({ action: "confirm", pending_id: p.id }) }, "✔ confirmar"),
+      el("button", { class: "reject", type: "button", onclick: () => send({ action: "reject", pending_id: p.id }) }, "✘ rejeitar")]),
+    ...(p.alternatives || []).map((card, i) => el("button", { class: "choose", type: "button", "data-card": card,
+      onclick: () => send({ action: "choose", pending_id: p.id, index: i + 1 }) }, "= " + card)))));
   document.getElementById("outcomes").textContent = (snap.outcomes || []).map(o => o.text).filter(Boolean).join(" · ");
   document.getElementById("heard").replaceChildren(...(snap.heard || []).slice(-5).reverse().map(w => el("li", {}, w)));
   document.getElementById("message").textContent = snap.message || "";
