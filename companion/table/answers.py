@@ -8,8 +8,8 @@ table where nobody ever answers.  A live table answers: the companion asks
 player from the renderer's ground truth, so the evaluation can report what a
 table that answers ends up with, and how often it had to answer.
 
-It answers only questions about a camera card (a play or a new hand's vira)
-that the companion *asks* about, and names impossible cards it shows.  A card
+It answers only questions about what a camera card is (a play or a new hand's
+vira read weakly, or read again), and names impossible cards it shows.  A card
 it settles unasked (``~``, see ``Fusion.settles``) is left alone, as a table
 would; every other doubt (a call the speech matcher doubts, a table cleared
 early) is left to the timeout, since the rendered truth does not say what a
@@ -29,6 +29,11 @@ from companion.table.observations import Proposal
 from companion.table.tracker import iou
 
 CARD_EVENTS = ("play", "hand")
+# doubts about what the card is, which a look at it settles; a doubt about the seat or the order
+# (``wrong_seat``: a card in another seat's zone, often seen before the card put down first) is
+# left to the fusion's own reordering and timeout: confirming the card there would fix its seat
+# before the card seen late puts the two back in the order of their zones
+CARD_DOUBTS = frozenset({"low_confidence", "reread", "unrivalled"})
 
 
 @dataclass
@@ -66,7 +71,8 @@ class TableAnswers:
     def asked(self, fusion: Any, prop: Proposal) -> bool:
         """Whether ``prop`` is a camera card the companion is waiting on the table for."""
         return (prop.source == "vision" and prop.event.get("type") in CARD_EVENTS and prop.box is not None
-                and prop.id in fusion.pending_since and not fusion.settles(prop))
+                and prop.id in fusion.pending_since and not fusion.settles(prop)
+                and bool(prop.flags) and set(prop.flags) <= CARD_DOUBTS)
 
     def __call__(self, session: Any, _image: Any, _frame: Any) -> None:
         fusion = session.fusion

@@ -571,6 +571,10 @@ class TableTracker:
                 reason = (reason + "; " if reason else "") + f"confidence {conf:.2f}"
                 if named is not None and not self._rivalled(track, named, others):
                     flags.append("unrivalled")  # held a moment while it is read on, not asked about
+                elif event.get("covered") and not self._rivalled(track, BACK, others):
+                    # a face-down play whose face readings are all far weaker than its back (measured: all
+                    # 24 weak covered plays of the rendered sessions asked about were face down)
+                    flags.append("unrivalled")
             prop = Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone,
                             alternatives=others if named and flags else [])
             submit(prop)

@@ -120,3 +120,12 @@ def test_an_impossible_card_is_named_when_another_card_lies_there():
     _run(fusion, answers, 7.5)
     assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7C"}]
     assert dict(answers.counts) == {"alert_chosen": 1}
+
+
+def test_a_doubt_about_the_seat_is_left_to_the_reordering_and_the_timeout():
+    """A card in another seat's zone is often one seen before the card put down first; confirming it
+    would fix its seat before the late card puts the two back in the order of their zones."""
+    fusion, answers = _fusion(), TableAnswers(STATES, delay=0.5)
+    fusion.submit(Proposal({"type": "play", "seat": 0, "card": "4C"}, 2.0, flags=["wrong_seat"], box=BOX_A))
+    _run(fusion, answers, 3.5)
+    assert len(fusion.pending) == 1 and not answers.counts

@@ -603,3 +603,20 @@ def test_two_boxes_first_seen_together_in_one_seats_zone_are_one_card():
     session = run_frames(_frames(6.0, (card, 1.0, 99), (hand_over_it, 1.0, 99)))
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "4C"}]
     assert ["twin_box" in a.flags for a in session.fusion.alerts] == [True]
+
+
+def test_a_weak_face_down_play_is_asked_about_only_when_a_face_reading_rivals_it():
+    """A back read at 0.5 where a face-down card may be played: with a face reading (AS) over a third
+    of the back's support, the table is asked; with only far weaker or impossible ones (KS is not in
+    this deck) it is ``unrivalled`` and settles unasked.  Measured on the rendered sessions: the 24
+    weak covered plays asked about were all face down."""
+    for alternatives, unrivalled in (((("AS", 0.3),), False), ((("AS", 0.1), ("KS", 0.4)), True)):
+        table = _FakeTable()
+        table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
+        tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+        for k in range(4):
+            tracker.update(_back_frame(k / 10, alternatives), lambda: table.view, table.submit)
+        (p,) = table.proposals
+        assert p.event == {"type": "play", "seat": 0, "covered": True} and "low_confidence" in p.flags
+        assert ("unrivalled" in p.flags) == unrivalled, alternatives
+        assert p.alternatives == []  # a face-down play offers no face to pick
