@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from companion.table.observations import Proposal
+from companion.table.observations import Proposal, card_key
 from companion.table.tracker import iou
 
 CARD_EVENTS = ("play", "hand")
@@ -103,7 +103,7 @@ class TableAnswers:
                 continue
             self._answered.add(alert.id)
             truth = self.truth_at(alert.t, alert.box)
-            key = "vira" if alert.event.get("type") == "hand" else "card"
+            key = card_key(alert.event)
             if truth is None or truth == "back" or truth == alert.event.get(key):
                 continue
             if truth in alert.alternatives:
@@ -121,7 +121,7 @@ class TableAnswers:
 
     def answer(self, fusion: Any, prop: Proposal, truth: str | None) -> None:
         """What a player who sees ``truth`` where the card lies says to ``prop``."""
-        key = "vira" if prop.event.get("type") == "hand" else "card"
+        key = card_key(prop.event)
         covered = bool(prop.event.get("covered"))
         if truth is None:
             # no card where the companion points (a box between two cards, a card moved on): the

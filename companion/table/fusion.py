@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.engine_view import TableLog, illegal_error, view_of
-from companion.table.observations import Proposal, VoiceObservation, describe_event
+from companion.table.observations import Proposal, VoiceObservation, card_key, describe_event
 from companion.table.tracker import TableView
 from companion.table.zones import CENTRE
 
@@ -610,7 +610,7 @@ class Fusion:
         if prop is None or not 1 <= index <= len(prop.alternatives):
             self._say("no such reading to choose")
             return False
-        key = "vira" if prop.event.get("type") == "hand" else "card"
+        key = card_key(prop.event)
         card = prop.alternatives[index - 1]
         prop.alternatives = [c for c in prop.alternatives if c != card] + [prop.event[key]]
         prop.event = {**prop.event, key: card}
@@ -643,7 +643,7 @@ class Fusion:
         if self.pending:  # it goes in now: a card still waiting before it would go in after it
             self._say("answer the waiting card first")
             return False
-        key = "vira" if alert.event.get("type") == "hand" else "card"
+        key = card_key(alert.event)
         named = Proposal({**alert.event, key: alert.alternatives[index - 1]}, alert.t, source=alert.source)
         seat = self._due_seat(self.game, named)  # the seat due now, as for any camera card
         if seat is not None:

@@ -194,6 +194,11 @@ class Proposal:
         return out
 
 
+def card_key(event: dict[str, Any]) -> str:
+    """Where a camera card sits in its event: a new hand's ``vira``, or a play's ``card``."""
+    return "vira" if event.get("type") == "hand" else "card"
+
+
 def describe_event(event: dict[str, Any]) -> str:
     """A short human reading of a table-log event, for screens and prints."""
     kind = event.get("type", "?")
