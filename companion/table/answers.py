@@ -117,7 +117,7 @@ class TableAnswers:
     @staticmethod
     def _due(fusion: Any, alert: Proposal) -> bool:
         """Whether the alert's seat may play now (a player types a card for the seat due, not another)."""
-        return alert.event.get("type") != "play" or fusion._due_seat(fusion.game, alert) is None
+        return alert.event.get("type") != "play" or fusion.due_seat(fusion.game, alert) is None
 
     def answer(self, fusion: Any, prop: Proposal, truth: str | None) -> None:
         """What a player who sees ``truth`` where the card lies says to ``prop``."""

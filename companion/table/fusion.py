@@ -156,7 +156,7 @@ class Fusion:
                 if prop.words is not None or prop.event.get("seat") == -1 or "table_cleared" in prop.flags:
                     continue  # words are not events yet; a cleared table is only a guess
                 event = dict(prop.event)
-                seat = self._due_seat(game, prop)
+                seat = self.due_seat(game, prop)
                 if seat is not None:
                     event["seat"] = seat  # as it will go in (_seat_by_turn)
                 try:
@@ -487,13 +487,13 @@ class Fusion:
         hand half played; every later hand was lost.  A camera cannot tell who
         played out of turn (a typed event still can), so the seat follows the turn.
         """
-        seat = self._due_seat(self.game, prop)
+        seat = self.due_seat(self.game, prop)
         if seat is None:
             return
         old, prop.event["seat"] = prop.event["seat"], seat
         prop.reason = (prop.reason + "; " if prop.reason else "") + f"seat {old}'s turn had passed: seat {seat}"
 
-    def _due_seat(self, game: Any, prop: Proposal) -> int | None:
+    def due_seat(self, game: Any, prop: Proposal) -> int | None:
         """The seat a camera-seen play goes in for in ``game`` when its own seat is not due (None: it is,
         or it is no such play).  The projection the tracker sees uses it too: a stale seat there
         would be an out-of-turn play, which a Clean-28 game punishes by ending the game, and the
@@ -645,7 +645,7 @@ class Fusion:
             return False
         key = card_key(alert.event)
         named = Proposal({**alert.event, key: alert.alternatives[index - 1]}, alert.t, source=alert.source)
-        seat = self._due_seat(self.game, named)  # the seat due now, as for any camera card
+        seat = self.due_seat(self.game, named)  # the seat due now, as for any camera card
         if seat is not None:
             named.event["seat"] = seat
         if self.enter(named.event, by):
