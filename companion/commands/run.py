@@ -272,9 +272,10 @@ def publish(hub: Any, session: Any, message: str | None = None) -> None:
     fusion = session.fusion
     pending = [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives)}
                for p in fusion.pending]
-    if not fusion.pending:  # an impossible card shown: named from its readings while nothing waits
-        pending += [{"id": str(a.id), "text": a.describe(), "event": a.event, "alternatives": list(a.alternatives),
-                     "kind": "alert"} for a in list(fusion.alerts)[-1:] if not a.settled and a.alternatives]
+    alert = fusion.nameable_alert() if not fusion.pending else None  # named from its readings while nothing waits
+    if alert is not None:
+        pending.append({"id": str(alert.id), "text": alert.describe(), "event": alert.event,
+                        "alternatives": list(alert.alternatives), "kind": "alert"})
     hub.publish({"state": session.state(), "names": session.state().get("names"),
                  "match": {"variant": session.state().get("variant")}, "pending": pending,
                  "heard": [w for _, w in session.fusion.heard], "outcomes": [], "message": message})

@@ -25,10 +25,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from companion.table.observations import Proposal, card_key
+from companion.table.observations import CARD_EVENTS, Proposal, card_key
 from companion.table.tracker import iou
 
-CARD_EVENTS = ("play", "hand")
 # doubts about what the card is, which a look at it settles; a doubt about the seat or the order
 # (``wrong_seat``: a card in another seat's zone, often seen before the card put down first) is
 # left to the fusion's own reordering and timeout: confirming the card there would fix its seat

@@ -61,10 +61,11 @@ def status_lines(session: Any, names: list[str] | None = None) -> list[str]:
         lines.append("heard: " + " | ".join(f"'{w}'" for _, w in list(fusion.heard)[-3:]))
     for p in fusion.pending[:3]:  # "~": read weakly but with no rival reading, applied unless rejected
         lines.append(f"{'~' if fusion.settles(p) else '?'} {p.describe()}")
+    nameable = fusion.nameable_alert() if not fusion.pending else None
     for a in list(fusion.alerts)[-2:]:  # an impossible card: never applied; a digit names it (Fusion.choose)
         if a.settled:
             continue
-        lines.append(f"! {a.describe()}" + (" -- a digit names it" if a.alternatives and not fusion.pending else ""))
+        lines.append(f"! {a.describe()}" + (" -- a digit names it" if a is nameable else ""))
     if fusion.messages:
         lines.append("> " + fusion.messages[-1])
     return lines

@@ -402,6 +402,11 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
     return out
 
 
+# options that set a TrackerConfig field as given (None: the field's default)
+TRACKER_ARGS = {"presence": "min_detection_confidence", "doubt_margin": "doubt_margin",
+                "apply_confidence": "apply_confidence", "weak_frames": "weak_frames"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=50)
@@ -460,16 +465,11 @@ def main(argv: list[str] | None = None) -> int:
         config.tracker.min_frames = args.min_frames
     if args.hold is not None:
         config.fusion.hold = args.hold
-    if args.presence is not None:
-        config.tracker.min_detection_confidence = args.presence
-    if args.doubt_margin is not None:
-        config.tracker.doubt_margin = args.doubt_margin
-    if args.apply_confidence is not None:
-        config.tracker.apply_confidence = args.apply_confidence
+    for arg, name in TRACKER_ARGS.items():
+        if getattr(args, arg) is not None:
+            setattr(config.tracker, name, getattr(args, arg))
     if args.weak is not None:
         config.tracker.weak_confidence = args.weak if args.weak > 0 else None
-    if args.weak_frames is not None:
-        config.tracker.weak_frames = args.weak_frames
     if args.answer is not None:  # the table answers before the unattended timeout would
         for name in ("pending_timeout", "seat_timeout"):
             setattr(config.fusion, name, max(getattr(config.fusion, name), args.answer + 1.0))

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.engine_view import TableLog, illegal_error, view_of
-from companion.table.observations import Proposal, VoiceObservation, card_key, describe_event
+from companion.table.observations import CARD_EVENTS, Proposal, VoiceObservation, card_key, describe_event
 from companion.table.tracker import TableView
 from companion.table.zones import CENTRE
 
@@ -604,7 +604,7 @@ class Fusion:
         instead: see :meth:`_name_alert`."""
         prop = self._pick(pid)
         if prop is None:
-            alert = self._open_alert(pid)
+            alert = self.nameable_alert(pid)
             if alert is not None:
                 return self._name_alert(alert, index, by)
         if prop is None or not 1 <= index <= len(prop.alternatives):
@@ -617,11 +617,11 @@ class Fusion:
         self._changed()
         return self.confirm(by, prop.id)
 
-    def _open_alert(self, pid: int | None) -> Proposal | None:
-        """The alert a choice is for: the one ``pid`` names, else the latest one shown, while nothing
-        is pending.  Only a camera card with other readings, not named yet."""
-        open_ = [a for a in self.alerts if not a.settled and a.alternatives
-                 and a.event.get("type") in ("play", "hand")]
+    def nameable_alert(self, pid: int | None = None) -> Proposal | None:
+        """The alert a choice names: the one ``pid`` names, else the latest one shown.  Only a camera
+        card with other readings, not named yet; it is named only while nothing waits (:meth:`_name_alert`).
+        The window and the scoreboard offer the same one."""
+        open_ = [a for a in self.alerts if not a.settled and a.alternatives and a.event.get("type") in CARD_EVENTS]
         if pid is not None:
             return next((a for a in open_ if a.id == pid), None)
         return open_[-1] if open_ else None

@@ -194,6 +194,9 @@ class Proposal:
         return out
 
 
+CARD_EVENTS = ("play", "hand")  # the events a camera card goes in with (see card_key)
+
+
 def card_key(event: dict[str, Any]) -> str:
     """Where a camera card sits in its event: a new hand's ``vira``, or a play's ``card``."""
     return "vira" if event.get("type") == "hand" else "card"
