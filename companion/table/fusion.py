@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.table.amend import hand_tail, rename_in_hand
 from companion.table.engine_view import TableLog, illegal_error, view_of
 from companion.table.observations import CARD_EVENTS, Proposal, VoiceObservation, card_key, describe_event
 from companion.table.tracker import TableView
@@ -93,7 +94,7 @@ class Applied:
     stream_t: float
     wall_t: float
     outcomes: list[Any] = field(default_factory=list)
-    resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo | reorder
+    resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo | reorder | amend
 
 
 Listener = Callable[[str, dict[str, Any]], None]
@@ -156,6 +157,12 @@ class Fusion:
                 if prop.words is not None or prop.event.get("seat") == -1 or "table_cleared" in prop.flags:
                     continue  # words are not events yet; a cleared table is only a guess
                 event = dict(prop.event)
+                if prop.retakes is not None and hand_tail(game, event.get("card", "")) is not None:
+                    # the card it retakes is renamed first (as _retake will), else it goes in as its fallback
+                    if rename_in_hand(game, event["card"], prop.retakes[0], self.first_dealer) is None:
+                        if prop.retakes[1] is None:
+                            continue
+                        event["card"] = prop.retakes[1]
                 seat = self.due_seat(game, prop)
                 if seat is not None:
                     event["seat"] = seat  # as it will go in (_seat_by_turn)
@@ -460,6 +467,8 @@ class Fusion:
             self._emit("pending", proposal=prop)
 
     def _try_apply(self, prop: Proposal, by: str) -> bool:
+        if prop.retakes is not None:
+            self._retake(prop)
         self._seat_by_turn(prop)
         try:
             outcomes = self.log.record(prop.event, source=prop.source)
@@ -475,6 +484,33 @@ class Fusion:
             return False
         self._applied_now(prop, outcomes, by)
         return True
+
+    def _retake(self, prop: Proposal) -> None:
+        """The card ``prop`` names was put in earlier in this hand for another card, which the tracker
+        judged the misread (see companion.table.amend): that card is renamed and the hand after it goes
+        in again (the log shows the undos), before ``prop`` goes in.  When the renamed hand does not go
+        in, ``prop`` takes its own next reading instead (``retakes[1]``), as before this existed."""
+        card = prop.event.get("card")
+        name, instead = prop.retakes or (None, None)
+        prop.retakes = None
+        if not card or name is None or hand_tail(self.game, card) is None:
+            return  # renamed or undone meanwhile: nothing to take back
+        again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
+        if again is None:
+            if instead is not None:
+                prop.event = {**prop.event, "card": instead}
+                prop.reason = (prop.reason + "; " if prop.reason else "") + f"{card} could not be taken back"
+            return
+        for _ in again:
+            self.log.undo(source="amend")
+            self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
+        self._say(f"{card} went in earlier for another card, read {card} less surely: that one is {name}")
+        for event in again:
+            outcomes = self.log.record(event, source="amend")
+            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
+            self.applied.append(entry)
+            self._emit("applied", entry=entry)
+        self._changed()
 
     def _seat_by_turn(self, prop: Proposal) -> None:
         """A card the camera saw goes in for a seat due to play when it is applied.

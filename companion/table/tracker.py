@@ -123,6 +123,10 @@ class TrackerConfig:
     settle_confidence: float = 0.2  # a card read below this waits 2 x min_frames (as a disputed reading)
     centre_play_confidence: float = 0.15  # a face-up card by the deck during a hand read below this is no play
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
+    # two cards of a hand read alike: the card applied earlier gives the name up (it is renamed, see
+    # companion.table.amend) when the new card was read so in this share of its frames or more ...
+    retake_share: float | None = 0.9
+    retake_twin_share: float = 0.6  # ... and the earlier one in this share of its own frames or less
 
 
 def _intersection(a: Box, b: Box) -> float:
@@ -229,6 +233,12 @@ class Anchor:
 
 Submit = Callable[[Proposal], None]
 ViewFn = Callable[[], TableView]
+
+
+def _vote_share(track: Track, label: str) -> float:
+    """The share of ``track``'s frames' best readings (weighted by confidence) that were ``label``."""
+    total = sum(track.votes.values())
+    return track.votes.get(label, 0.0) / total if total > 0 else 0.0
 
 
 def _possible_readings(track: Track, exclude: tuple[str, ...], current: TableView,
@@ -359,11 +369,37 @@ class TableTracker:
         """Whether the card already out under ``label`` is in view right now,
         elsewhere: then this track is a second physical card, misread.  If it
         is not in view, this may well be that card seen again."""
+        return self._twin(track, label) is not None
+
+    def _twin(self, track: Track, label: str) -> Track | None:
+        """The track of the card already out under ``label``, in view right now elsewhere (see
+        :meth:`_twin_in_view`)."""
         for other in self.tracks:
             if (other is not track and other.missed == 0 and other.anchor is not None
                     and other.anchor.label == label and iou(other.box, track.box) < 0.1):
-                return True
-        return False
+                return other
+        return None
+
+    def _retake(self, track: Track, label: str, current: TableView) -> tuple[Track, str] | None:
+        """Two cards in view read ``label``: the one out (a play or the vira) and ``track``.  When ``track``
+        was read ``label`` in nearly all its frames and the other in few of its own, the other is the
+        misread: returns it and the name it takes (its likeliest possible other reading).
+
+        Why: the later card used to give way always.  Measured on the recorded detection streams of the
+        rendered sessions (both seeds): the later card was the one read right in 10 of 22 such
+        conflicts; the 9 that meet these shares were all of them, and none of the cases where the
+        earlier card was right does (it was read ``label`` in 95-100 % of its frames)."""
+        if self.config.retake_share is None:
+            return None
+        twin = self._twin(track, label)
+        if twin is None or twin.anchor is None or twin.anchor.kind not in ("play", "vira"):
+            return None
+        if _vote_share(track, label) < self.config.retake_share:
+            return None
+        if _vote_share(twin, label) > self.config.retake_twin_share:
+            return None
+        names = _possible_readings(twin, (label, BACK), current)
+        return (twin, names[0]) if names else None
 
     def _anchor(self, track: Track, kind: str) -> Anchor:
         # a card seen while no hand runs opens the next one (the vira, or the first play)
@@ -560,7 +596,8 @@ class TableTracker:
         zone = self._zone(track.box)
         t = track.first_t
 
-        def propose(event: dict[str, Any], flags: list[str], reason: str = "", blocking: bool = True) -> None:
+        def propose(event: dict[str, Any], flags: list[str], reason: str = "", blocking: bool = True,
+                    retakes: tuple[str, str | None] | None = None) -> None:
             if track.relabel_reason and blocking:
                 reason = track.relabel_reason + ("; " + reason if reason else "")
                 flags = ["reread"] + flags
@@ -576,7 +613,7 @@ class TableTracker:
                     # 24 weak covered plays of the rendered sessions asked about were face down)
                     flags.append("unrivalled")
             prop = Proposal(event, t, conf, "vision", flags, reason, blocking, now, box=track.box, zone=zone,
-                            alternatives=others if named and flags else [])
+                            alternatives=others if named and flags else [], retakes=retakes)
             submit(prop)
             if named and flags and blocking:  # it will wait for an answer: keep reading the card meanwhile
                 self._waiting.append((track, prop, "vira" if "vira" in event else "card"))
@@ -637,6 +674,10 @@ class TableTracker:
                 return  # an impossible reading: look a little longer before deciding anything
             # the detector's best reading is impossible; its next best reading of
             # the same card may not be (a confused label, not a second card)
+            retake = self._retake(track, label, current) if label in current.deck else None
+            if retake is not None:
+                self._take_back(track, label, zone, current, retake, propose)
+                return
             others = _possible_readings(track, (label, BACK), current)
             twin = label in current.deck and self._twin_in_view(track, label)
             # a second physical card put down in the zone of the seat due is that seat's play even when
@@ -710,6 +751,32 @@ class TableTracker:
         track.proposed_play = True
         self._propose_play(track, {"type": "play", "card": label}, zone, current, propose)
 
+    def _take_back(self, track: Track, label: str, zone: int | None, current: TableView,
+                   retake: tuple[Track, str], propose: Callable[..., None]) -> None:
+        """``track`` is a play of ``label``; the card that went in as ``label`` is renamed (fusion puts the
+        hand in again after it: companion.table.amend).  Should that not go in, this card takes its own
+        next reading, as when it gave way."""
+        twin, name = retake
+        fallback = _possible_readings(track, (label, BACK), current)
+        old = twin.anchor.label if twin.anchor is not None else label
+        twin.label_override = name
+        twin.relabel_reason = f"read as {old}, which a card read so more surely took back; next best reading {name}"
+        if twin.anchor is not None:
+            twin.anchor.label = name
+        self.events.append(f"{track.first_t:.2f}s {label} read surely: the card that went in as {label} "
+                           f"is read again as {name}")
+        retakes: tuple[str, str | None] | None = (name, fallback[0] if fallback else None)
+        for other, prop, key in self._waiting:
+            if other is twin and not prop.settled:  # not in the log yet: renamed where it waits
+                prop.event[key if key == "vira" else "card"] = name
+                prop.alternatives = [k for k in prop.alternatives if k != name]
+                prop.reason = (prop.reason + "; " if prop.reason else "") + twin.relabel_reason
+                self._gave_way = True
+                retakes = None
+        self._anchor(track, "play")
+        track.proposed_play = True
+        self._propose_play(track, {"type": "play", "card": label}, zone, current, propose, retakes=retakes)
+
     def _give_way(self, track: Track, label: str, zone: int | None, current: TableView) -> bool:
         """Two cards read the same: a waiting one, given the turn of the seat whose zone this card lies
         in while it lies in another seat's zone, and this one.  This card is that seat's play; the
@@ -742,7 +809,7 @@ class TableTracker:
         return False
 
     def _propose_play(self, track: Track, event: dict[str, Any], zone: int | None, current: TableView,
-                      propose: Callable[..., None]) -> None:
+                      propose: Callable[..., None], retakes: tuple[str, str | None] | None = None) -> None:
         flags: list[str] = []
         reason = ""
         seat = current.turn
@@ -759,7 +826,7 @@ class TableTracker:
                 flags.append("wrong_seat")
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
-        propose(event, flags, reason)
+        propose(event, flags, reason, retakes=retakes)
 
     def _same_moment_twin(self, track: Track, zone: int | None) -> bool:
         """A surer card, proposed as a play, first seen in the same frame as ``track``, overlapping it,

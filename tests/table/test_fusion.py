@@ -434,3 +434,33 @@ def test_the_tracker_sees_held_cards_in_the_seats_they_will_go_in_for():
     view = fusion.view()
     assert view.in_hand and not view.game_over
     assert view.turn == 2 and view.cards_this_hand == 2
+
+
+def test_a_card_that_retakes_its_name_renames_the_card_applied_earlier():
+    """The tracker judged the card that went in as 2H a misread (read 2H in few of its frames) and the
+    new one, read 2H throughout, the real 2H: the earlier card becomes its other reading (4H), the hand
+    after it goes in again -- 4H loses the trick, so seat 1 leads -- and then the new card goes in."""
+    fusion = _fusion()
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "AS"), (2, "7D"), (3, "2H")]):
+        fusion.submit(_card(seat, card, 2.0 + k))
+    fusion.tick(7.0)
+    fusion.submit(Proposal({"type": "play", "seat": 3, "card": "2H"}, 8.0, retakes=("4H", "3H")))
+    assert fusion.projected_game().events[-2:] == [_card(3, "4H", 0).event, _card(1, "2H", 0).event]
+    fusion.tick(9.0)
+    game = fusion.log.game
+    assert game.events[1:] == [_card(0, "4C", 0).event, _card(1, "AS", 0).event, _card(2, "7D", 0).event,
+                               _card(3, "4H", 0).event, _card(1, "2H", 0).event]
+    assert fusion.log.events[-3:-1] == [{"type": "undo"}, _card(3, "4H", 0).event]  # the log shows it
+    assert any("that one is 4H" in m for m in fusion.messages)
+
+
+def test_a_card_whose_retake_the_engine_refuses_goes_in_under_its_own_next_reading():
+    fusion = _fusion()
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "AS"), (2, "7D")]):
+        fusion.submit(_card(seat, card, 2.0 + k))
+    fusion.tick(6.0)
+    # renaming seat 0's 4C to AS would put AS in twice: the new card takes its fallback, 3H
+    fusion.submit(Proposal({"type": "play", "seat": 3, "card": "4C"}, 7.0, retakes=("AS", "3H")))
+    fusion.tick(8.0)
+    assert fusion.log.events[1:] == [_card(0, "4C", 0).event, _card(1, "AS", 0).event, _card(2, "7D", 0).event,
+                                     _card(3, "3H", 0).event]
