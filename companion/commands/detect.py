@@ -63,7 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
 
     try:
-        detector = CardDetector(args.family, models_dir=args.models, **photo_settings(args.conf, args.scales))
+        settings = photo_settings(args.conf, args.scales, False if args.no_outlines else None)
+        detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -105,5 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
     p.add_argument("--scales", type=float, nargs="+", default=None, metavar="F",
                    help="detector scales: 1 0.5 (default) also finds cards that fill most of a photo; "
-                        "1 alone is faster")
+                        "1 alone is faster (and, like the table, looks for no outlines)")
+    p.add_argument("--no-outlines", action="store_true",
+                   help="name only the detector's boxes, not also the bright card-shaped outlines it missed")
     p.set_defaults(func=_run)

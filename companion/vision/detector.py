@@ -33,6 +33,7 @@ import numpy as np
 
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import CORNER, CROP, corner_views, crop_card, rectified_crop
+from companion.vision.outlines import outline_boxes
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -41,6 +42,13 @@ FAMILIES = ("french", "spanish")
 # 0.35 gave 0.21, 0.4 gives 0.17).  The table keeps CardDetector's defaults (one view, TABLE_CONF).
 PHOTO_SCALES = (1.0, 0.5)
 PHOTO_CONF = 0.4
+# A box from a bright card-shaped outline the detector missed (companion.vision.outlines) counts as a
+# detection this sure that a card is there; the classifier's reading still names it (and may call it a back).
+OUTLINE_SCORE = 0.5
+# ... and is kept only when the classifier names it a face this surely: with no detector behind it, a weak
+# name is a pale object of a card's shape (measured on the real photos: the outline boxes matching no card
+# were all named at p <= 0.27, those of cards mostly at 0.64 or more)
+OUTLINE_MIN_PROB = 0.5
 # Share of the index-corner classifier in a card's reading, when one is shipped.  Chosen on 1,173 held-back
 # crops with backs (evaluate classifier --crops cls-v3/val, v8 corners): 0.5 0.754, 0.6 0.762, 0.7 0.752.
 CORNER_WEIGHT = 0.6
@@ -276,13 +284,17 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
     return session.run(None, {name: blob})[0]
 
 
-def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None) -> dict:
+def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None,
+                   outlines: bool | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
-    otherwise (one view alone keeps the table's 0.3)."""
+    otherwise (one view alone keeps the table's 0.3), and with it the outline search
+    (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
-    return {"conf": conf, "scales": chosen}
+    if outlines is None:
+        outlines = len(chosen) > 1
+    return {"conf": conf, "scales": chosen, "outlines": outlines}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -325,6 +337,8 @@ class CardDetector:
     of the frame, and measured on real photos it missed most cards that fill half
     of it.  ``companion detect`` uses (1.0, 0.5); the table, where cards are small,
     only 1.0 (each extra scale costs one more detector pass).
+    ``outlines``: also name the bright card-shaped outlines no detector box covers
+    (:mod:`companion.vision.outlines`; ``companion detect`` does, the table does not).
     ``corners``: also read the two index corners with ``card-corners-<family>.onnx``
     when the models folder has one, and mix its reading into the whole card's with
     weight ``corner_weight`` (see :func:`companion.vision.crops.corner_views`).
@@ -341,7 +355,7 @@ class CardDetector:
                  off_deck_prior: float = 0.05, scales: tuple[float, ...] = (1.0,), corners: bool = True,
                  corner_weight: float = CORNER_WEIGHT, corner_crop: int | None = None,
                  rectify: str = RECTIFY, rank_weight: float | None = RANK_WEIGHT,
-                 back_weight: float = BACK_WEIGHT, rank_floor: float = RANK_FLOOR) -> None:
+                 back_weight: float = BACK_WEIGHT, rank_floor: float = RANK_FLOOR, outlines: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -352,6 +366,7 @@ class CardDetector:
         if not scales or any(not 0 < f <= 1 for f in scales):
             raise ValueError(f"scales must be factors in (0, 1], got {scales!r}")
         self.scales = tuple(scales)
+        self.outlines = outlines
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
@@ -419,6 +434,13 @@ class CardDetector:
                 b, sc, c = parts[k]
                 new = np.array([not (_iou(x, first) > self.shrunk_overlap).any() for x in b], dtype=bool)
                 parts[k] = (b[new], sc[new], c[new])
+        if self.outlines:
+            # outlines only add cards no detector box covers (the detector's box of a card wins)
+            found = np.concatenate([p[0] for p in parts])
+            extra = outline_boxes(image_bgr)
+            extra = extra[[not (len(found) and (_iou(b, found) > self.shrunk_overlap).any()) for b in extra]]
+            extra = extra.reshape(-1, 4)
+            parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.zeros(len(extra), dtype=int)))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
@@ -581,6 +603,8 @@ class CardDetector:
                     result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i]), face_alts))
                     continue
                 (name, prob), others = faces[0], faces[1:]
+            if scores[i] == OUTLINE_SCORE and (name == "back" or prob < OUTLINE_MIN_PROB):
+                continue  # an outline named weakly or as a back: no card the detector missed
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts))
                 continue

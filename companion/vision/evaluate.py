@@ -348,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scales", type=float, nargs="+", default=None,
                    help="detector scales (default 1 0.5 at threshold 0.4, as `companion detect`: also look for "
                         "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
+    p.add_argument("--no-outlines", action="store_true",
+                   help="without the outline search the shrunk view brings (companion.vision.outlines)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
     p.add_argument("--rank-weight", type=float, default=RANK_WEIGHT,
@@ -370,11 +372,11 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
-                                **photo_settings(args.conf, args.scales))
+                                **photo_settings(args.conf, args.scales, False if args.no_outlines else None))
     except ValueError as exc:
         p.error(str(exc))
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
-    result: dict = {"conf": detector.conf, "scales": list(detector.scales),
+    result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify}
     if args.what == "classifier":

@@ -1,0 +1,94 @@
+"""Card-shaped bright outlines: boxes the detector may have missed, found with plain OpenCV.
+
+Why: the detector learned from synthetic scenes, and on real photos it boxes
+only about two cards in three (a lone white card on a carpet is missed as
+often as a card in a fan).  A card face is a bright rectangle of a known
+shape; where it lies apart on a darker surface its outline is easy to find
+without any learning.  Each outline becomes one more box for the classifier to
+name (it reads backs, so a back or a pale object of a card's shape is named
+as such or weakly).
+
+How: two masks of the image shrunk to at most ``SIDE`` pixels: brighter than
+the Otsu threshold of its lightness, and its edges (Canny, dilated); each
+contour whose minimum-area rectangle has a card's aspect ratio, fills that
+rectangle (``FILL``), covers a sensible share of the image and is clearly
+lighter than a ring around it (``CONTRAST`` levels of L) is a candidate.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.crops import CARD_ASPECT
+
+SIDE = 640  # the image is searched shrunk to at most this many pixels a side
+MIN_AREA = 0.004  # a candidate covers at least this share of the image ...
+MAX_AREA = 0.6  # ... and at most this share
+FILL = 0.85  # the contour's area over its rectangle's (a card's corners are rounded, a fan is not a card)
+CONTRAST = 15.0  # the rectangle's mean lightness (Lab L, 0-255) above that of a ring 25 % wider around it
+RING = 1.25
+
+
+def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
+    """Axis-aligned boxes (N x 4, x1 y1 x2 y2 in the image's pixels) of bright card-shaped outlines."""
+    H, W = image_bgr.shape[:2]
+    f = min(1.0, SIDE / max(H, W))
+    small = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else image_bgr
+    h, w = small.shape[:2]
+    light = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[:, :, 0], (5, 5), 0)
+    _, bright = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.dilate(cv2.Canny(light, 40, 120), np.ones((3, 3), np.uint8))
+    boxes: list[list[float]] = []
+    for mask, mode in ((bright, cv2.RETR_EXTERNAL), (edges, cv2.RETR_LIST)):
+        contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            box = _card_box(contour, light, w, h)
+            if box is None:
+                continue
+            box = [max(0.0, box[0] / f), max(0.0, box[1] / f), min(float(W), box[2] / f), min(float(H), box[3] / f)]
+            if not any(_iou(box, other) > 0.6 for other in boxes):
+                boxes.append(box)
+    return np.array(boxes, dtype=np.float64).reshape(-1, 4)
+
+
+def _card_box(contour: np.ndarray, light: np.ndarray, w: int, h: int) -> list[float] | None:
+    area = cv2.contourArea(contour)
+    if not MIN_AREA * w * h <= area <= MAX_AREA * w * h:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    if min(rw, rh) < 10:
+        return None
+    if not CARD_ASPECT[0] <= min(rw, rh) / max(rw, rh) <= CARD_ASPECT[1]:
+        return None
+    if area < FILL * rw * rh:
+        return None
+    corners = cv2.boxPoints(((cx, cy), (rw, rh), angle))
+    around = cv2.boxPoints(((cx, cy), (rw * RING, rh * RING), angle))
+    # masks on the ring's own bounding box only (a frame holds dozens of contours)
+    ox, oy = np.floor(around.min(axis=0)).astype(int)
+    ex, ey = np.ceil(around.max(axis=0)).astype(int)
+    ox, oy, ex, ey = max(ox, 0), max(oy, 0), min(ex, w), min(ey, h)
+    if ex - ox < 3 or ey - oy < 3:
+        return None
+    patch = light[oy:ey, ox:ex]
+    inner = np.zeros(patch.shape, np.uint8)
+    cv2.fillConvexPoly(inner, (corners - (ox, oy)).astype(np.int32), 1)
+    ring = np.zeros(patch.shape, np.uint8)
+    cv2.fillConvexPoly(ring, (around - (ox, oy)).astype(np.int32), 1)
+    ring &= 1 - inner
+    if ring.sum() < 10 or inner.sum() < 10:
+        return None
+    if float(patch[inner > 0].mean()) < float(patch[ring > 0].mean()) + CONTRAST:
+        return None
+    x1, y1 = np.round(corners.min(axis=0))
+    x2, y2 = np.round(corners.max(axis=0))
+    return [float(x1), float(y1), float(x2), float(y2)]
+
+
+def _iou(a: list[float], b: list[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
