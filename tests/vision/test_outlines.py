@@ -61,3 +61,15 @@ def test_a_real_ace_the_detector_misses_is_found_and_named_through_its_outline(s
     assert not [d for d in without if d.card != "back"]
     found = CardDetector("french", **photo_settings()).detect(image)
     assert [d.card[:-1] for d in found] == ["A"]
+
+
+def test_a_loose_box_around_one_outline_takes_the_outlines_box():
+    from companion.vision.detector import _tighter
+
+    loose = np.array([100.0, 100.0, 300.0, 340.0])
+    card = np.array([140.0, 130.0, 260.0, 300.0])  # 42 % of the box, inside it
+    assert _tighter(loose, card[None]).tolist() == card.tolist()
+    # two cards inside one box (a fan): the box stays; a box that already fits stays
+    other = np.array([170.0, 140.0, 290.0, 330.0])
+    assert _tighter(loose, np.stack([card, other])).tolist() == loose.tolist()
+    assert _tighter(card + [-3, -3, 3, 3], card[None]).tolist() == (card + [-3, -3, 3, 3]).tolist()
