@@ -102,10 +102,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--save", metavar="DIR", help="write annotated images to DIR")
     p.add_argument("--models", metavar="DIR", default=None, help="folder with the ONNX weights (default: models/)")
     p.add_argument("--conf", type=float, default=None,
-                   help="minimum detector score (default 0.4 with the shrunk view, 0.3 with --scales 1)")
+                   help="minimum detector score (default 0.35 with the shrunk view, 0.3 with --scales 1)")
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
     p.add_argument("--scales", type=float, nargs="+", default=None, metavar="F",
-                   help="detector scales: 1 0.5 (default) also finds cards that fill most of a photo; "
+                   help="detector scales: 1 0.65 (default) also finds cards that fill most of a photo; "
                         "1 alone is faster (and, like the table, looks for no outlines)")
     p.add_argument("--no-outlines", action="store_true",
                    help="name only the detector's boxes, not also the bright card-shaped outlines it missed")

@@ -136,13 +136,26 @@ def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = N
     return out
 
 
+HALVES = ("tune", "test")
+
+
 def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
-                  sweep: tuple[float, ...] = ()) -> dict:
+                  sweep: tuple[float, ...] = (), half: str | None = None) -> dict:
     """Right-rank share and false detections per image at the detector's threshold and,
     for each threshold of ``sweep`` (above the detector's), the same figures keeping only the
     detections the detector scores at least that high (one detector pass for all with one
-    scale; a pass per threshold with a shrunk view, whose additions depend on the threshold)."""
+    scale; a pass per threshold with a shrunk view, whose additions depend on the threshold).
+
+    ``half``: only the images at even (``tune``) or odd (``test``) places in name order.  A
+    setting chosen on the real photos is chosen on ``tune`` and reported on ``test``: they are
+    the one real yardstick, and a figure measured on the photos a setting was chosen on flatters it."""
     rows = list(csv.DictReader(open(folder / "labels.csv")))
+    if half is not None:
+        if half not in HALVES:
+            raise ValueError(f"half must be one of {HALVES}, got {half!r}")
+        names = sorted({r["filename"] for r in rows})
+        kept = set(names[HALVES.index(half)::2])
+        rows = [r for r in rows if r["filename"] in kept]
     by_image: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_image[r["filename"]].append(
@@ -346,8 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--crops", type=Path, help="classifier: folder of crops <CARD>/*.jpg")
     p.add_argument("--no-tta", action="store_true", help="classify each crop one way up only")
     p.add_argument("--scales", type=float, nargs="+", default=None,
-                   help="detector scales (default 1 0.5 at threshold 0.4, as `companion detect`: also look for "
-                        "big cards on the image shrunk by half; 1: the table's setting, threshold 0.3)")
+                   help="detector scales (default 1 0.65 at threshold 0.35, as `companion detect`: also look for "
+                        "big cards on the image shrunk; 1: the table's setting, threshold 0.3)")
+    p.add_argument("--half", choices=HALVES, default=None,
+                   help="real: only the photos at even (tune) or odd (test) places in name order")
     p.add_argument("--no-outlines", action="store_true",
                    help="without the outline search the shrunk view brings (companion.vision.outlines)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
@@ -400,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         if folder is None or not folder.is_dir():
             print("real photos not available (no shared/ folder)", file=sys.stderr)
         else:
-            result["real"] = evaluate_real(detector, folder, sweep=tuple(args.sweep))
+            result["real"] = evaluate_real(detector, folder, sweep=tuple(args.sweep), half=args.half)
     if args.what in ("latency", "all"):
         result["latency"] = measure_latency(detector, args.frames)
     print(json.dumps(result, indent=2))

@@ -304,3 +304,29 @@ def test_corners_are_read_from_the_card_turned_upright_where_its_outline_is_foun
     np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
     with pytest.raises(ValueError, match="rectify"):
         CardDetector("french", rectify="sideways")
+
+
+def test_the_real_photos_split_into_two_halves_that_make_the_whole(french, tmp_path):
+    """``half``: a setting is chosen on the photos at even places and reported on the others."""
+    import csv
+    import shutil
+
+    from companion.vision.evaluate import RANK_WORDS, evaluate_real
+
+    words = {v: k for k, v in RANK_WORDS.items()}
+    rows = []
+    for rec in json.loads((FIXTURES / "fixtures.json").read_text()):
+        shutil.copy(FIXTURES / rec["image"], tmp_path / rec["image"])
+        rows += [[rec["image"], 0, 0, words[t["card"][:-1]], *t["box"]]
+                 for t in rec["cards"] if t["card"] != "back" and t["card"][:-1] in words]
+    with open(tmp_path / "labels.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
+        w.writerows(rows)
+    whole = evaluate_real(french, tmp_path)
+    tune, test = (evaluate_real(french, tmp_path, half=h) for h in ("tune", "test"))
+    assert tune["images"] + test["images"] == whole["images"] and tune["images"] >= test["images"] > 0
+    for key in ("labelled_cards", "found_right_rank"):
+        assert tune[key] + test[key] == whole[key]
+    with pytest.raises(ValueError):
+        evaluate_real(french, tmp_path, half="all")
