@@ -760,7 +760,7 @@ class TableTracker:
         fallback = _possible_readings(track, (label, BACK), current)
         old = twin.anchor.label if twin.anchor is not None else label
         twin.label_override = name
-        twin.relabel_reason = f"read as {old}, which a card read so more surely took back; next best reading {name}"
+        twin.relabel_reason = f"read as {old}, which another card read so more surely took; next best reading {name}"
         if twin.anchor is not None:
             twin.anchor.label = name
         self.events.append(f"{track.first_t:.2f}s {label} read surely: the card that went in as {label} "
@@ -768,7 +768,7 @@ class TableTracker:
         retakes: tuple[str, str | None] | None = (name, fallback[0] if fallback else None)
         for other, prop, key in self._waiting:
             if other is twin and not prop.settled:  # not in the log yet: renamed where it waits
-                prop.event[key if key == "vira" else "card"] = name
+                prop.event[key] = name  # key: "card" or "vira"
                 prop.alternatives = [k for k in prop.alternatives if k != name]
                 prop.reason = (prop.reason + "; " if prop.reason else "") + twin.relabel_reason
                 self._gave_way = True

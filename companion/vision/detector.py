@@ -325,16 +325,16 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """``box``, or the one outline lying inside it when the box is loose around it (the outline fills
-    30-70 % of it, or overlaps it with IoU <= 0.7).
+    30-70 % of the box).
 
     Why: on real photos the detector often boxed a card with a margin of the table around it (a book,
     a plate), and such a box misses the card by the usual IoU >= 0.5; the crop it gives holds the card
     small.  Two outlines inside one box (a fan, a pile) leave the box as it is."""
     if not len(outlines):
         return box
-    area = (box[2] - box[0]) * (box[3] - box[1])
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
     inside = [o for o in outlines
-              if _inside(o, box) >= 0.9 and 0.3 * area <= (o[2] - o[0]) * (o[3] - o[1]) and _iou(o, box[None])[0] <= 0.7]
+              if _inside(o, box) >= 0.9 and 0.3 <= (o[2] - o[0]) * (o[3] - o[1]) / area <= 0.7]
     return np.asarray(inside[0], dtype=box.dtype) if len(inside) == 1 else box
 
 
