@@ -73,3 +73,15 @@ def test_a_loose_box_around_one_outline_takes_the_outlines_box():
     other = np.array([170.0, 140.0, 290.0, 330.0])
     assert _tighter(loose, np.stack([card, other])).tolist() == loose.tolist()
     assert _tighter(card + [-3, -3, 3, 3], card[None]).tolist() == (card + [-3, -3, 3, 3]).tolist()
+
+
+def test_a_card_whose_big_pip_reaches_its_edge_is_found():
+    """A one-pip deck's 3S: a dark spade from the middle to the edge cuts the paper's outline (it filled
+    57 % of its rectangle); the outline's convex hull still fills it."""
+    image = _carpet(3)
+    image[:] = (60, 20, 50)  # a dark purple cloth, like the table's
+    pts = cv2.boxPoints(((320, 240), (120, 160), 0.0)).astype(np.int32)
+    cv2.fillConvexPoly(image, pts, (225, 225, 225))
+    cv2.fillConvexPoly(image, np.array([[320, 190], [380, 320], [260, 320]], np.int32), (40, 40, 40))  # to the edge
+    (box,) = outline_boxes(image)
+    assert _iou(box, [260, 160, 380, 320]) > 0.85
