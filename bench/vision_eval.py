@@ -1,0 +1,59 @@
+"""Card recognition on real photos and its speed: the figures issue 3 reports, side by side.
+
+    python bench/vision_eval.py                     # real photos: all, tune half, test half; 720p latency
+    python bench/vision_eval.py --no-outlines       # the same without the outline search
+
+A thin driver around ``python -m companion.vision.evaluate`` (see its
+docstring).  The photo settings (shrunk view, threshold, outline fill) were
+chosen on the ``tune`` half of the real photos: the ``test`` half is the
+figure that says how they do on photos they were not chosen on.  Needs
+``../shared/real-photos`` (development machines only); latency runs anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+
+from companion.vision import evaluate
+
+ROWS = [
+    ("real photos, all", ["real"]),
+    ("real photos, tune half", ["real", "--half", "tune"]),
+    ("real photos, test half", ["real", "--half", "test"]),
+]
+
+
+def _run(args: list[str]) -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        evaluate.main(args)
+    return json.loads(out.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-outlines", action="store_true", help="without the outline search")
+    parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
+    args = parser.parse_args(argv)
+    extra = ["--no-outlines"] if args.no_outlines else []
+    print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9}")
+    for label, cmd in ROWS:
+        result = _run(cmd + extra)
+        real = result.get("real")
+        if real is None:
+            print(f"{label:26} (not run: no real photos here)")
+            continue
+        print(f"{label:26} {real['labelled_cards']:>6} {real['share_right_rank']:>11.1%} "
+              f"{real['share_boxed_any_rank']:>6.1%} {real['false_detections_per_image']:>9.3f}")
+    for label, cmd in (("latency, photo settings", ["latency"]), ("latency, table (one view)", ["latency", "--scales", "1"])):
+        lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
+        print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
