@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
 
     try:
-        settings = photo_settings(args.conf, args.scales, False if args.no_outlines else None)
+        settings = photo_settings(args.conf, args.scales, args.outlines)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -106,7 +106,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--every", type=float, default=1.0, help="video: seconds between sampled frames")
     p.add_argument("--scales", type=float, nargs="+", default=None, metavar="F",
                    help="detector scales: 1 0.65 (default) also finds cards that fill most of a photo; "
-                        "1 alone is faster (and, like the table, looks for no outlines)")
-    p.add_argument("--no-outlines", action="store_true",
-                   help="name only the detector's boxes, not also the bright card-shaped outlines it missed")
+                        "1 alone is faster (and looks for no outlines unless --outlines)")
+    p.add_argument("--outlines", action=argparse.BooleanOptionalAction, default=None,
+                   help="also name the bright card-shaped outlines the detector missed (default: with the shrunk "
+                        "view)")
     p.set_defaults(func=_run)

@@ -70,10 +70,13 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, **o
     """The card detector as the table uses it: boxes down to the tracker's weak
     threshold (:data:`~companion.table.tracker.WEAK_CONFIDENCE`), since a card
     the detector barely sees for seconds must still be tracked (``companion
-    detect`` keeps the stricter threshold of a single photo).  Raises the
+    detect`` keeps the stricter threshold of a single photo), and the bright
+    card-shaped outlines it missed (a dark pip on a dark cloth) named at a
+    lower bar than in a photo.  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
-    from companion.vision.detector import CardDetector
+    from companion.vision.detector import TABLE_OUTLINE_MIN_PROB, CardDetector
 
+    options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, **options}
     return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 

@@ -363,8 +363,9 @@ def main(argv: list[str] | None = None) -> int:
                         "big cards on the image shrunk; 1: the table's setting, threshold 0.3)")
     p.add_argument("--half", choices=HALVES, default=None,
                    help="real: only the photos at even (tune) or odd (test) places in name order")
-    p.add_argument("--no-outlines", action="store_true",
-                   help="without the outline search the shrunk view brings (companion.vision.outlines)")
+    p.add_argument("--outlines", action=argparse.BooleanOptionalAction, default=None,
+                   help="with or without the outline search (companion.vision.outlines; default: with the "
+                        "shrunk view, as `companion detect`; the table runs it with its one view)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
     p.add_argument("--rank-weight", type=float, default=RANK_WEIGHT,
@@ -387,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
-                                **photo_settings(args.conf, args.scales, False if args.no_outlines else None))
+                                **photo_settings(args.conf, args.scales, args.outlines))
     except ValueError as exc:
         p.error(str(exc))
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded

@@ -85,3 +85,30 @@ def test_a_card_whose_big_pip_reaches_its_edge_is_found():
     cv2.fillConvexPoly(image, np.array([[320, 190], [380, 320], [260, 320]], np.int32), (40, 40, 40))  # to the edge
     (box,) = outline_boxes(image)
     assert _iou(box, [260, 160, 380, 320]) > 0.85
+
+
+def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch):
+    """A photo has one look: an outline named below 0.5 is more likely a pale object than a card.  At the
+    table the tracker still wants it seen over frames in a seat's zone, so the table's detector keeps an
+    outline named at 0.25 or more (a one-pip deck's 3S the detector never boxed was named at 0.27-0.31)."""
+    from companion.table.session import table_detector
+    from companion.vision.detector import OUTLINE_SCORE, CardDetector, photo_settings
+
+    image = _carpet(4)
+    _paper(image, (320, 240), (126, 176), 0.0)
+    table, photo = table_detector("french"), CardDetector("french", **photo_settings())
+    for det in (table, photo):
+        assert det.outlines
+        # the detector finds nothing here; the classifier names the outline 3S at p 0.3
+        monkeypatch.setattr(det, "_boxes_at", lambda image, f: (np.zeros((0, 4)), np.zeros(0), np.zeros(0, int)))
+        index = {v: k for k, v in det.cls_names.items()}
+
+        def weak(crops, corner_crops=None):
+            out = np.full((len(crops), len(index)), 0.7 / (len(index) - 1))
+            out[:, index["3S"]] = 0.3
+            return out
+
+        monkeypatch.setattr(det, "classify_crops", weak)
+    (seen,) = table.detect(image)
+    assert seen.card == "3S" and seen.detector_confidence == OUTLINE_SCORE
+    assert photo.detect(image) == []
