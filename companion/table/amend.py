@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.table.engine_view import illegal_error, view_of
+from companion.table.engine_view import illegal_error, seat_due
 
 
 def renamed_event(event: dict[str, Any], card: str, name: str) -> dict[str, Any] | None:
@@ -49,9 +49,10 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
     ``game`` as it was -- when ``card`` is not in the running hand or the hand
     does not go in again under the new name.  Each later play goes in for the
     seat due when it is applied again, as a camera card does (the camera saw the
-    cards in this order; a different trick winner leads the next trick); calls,
-    answers and typed events go in as they were, and one the engine now refuses
-    undoes the whole renaming.
+    cards in this order; a different trick winner leads the next trick; the
+    engine's event list does not say which play was typed, so a typed one is
+    re-seated too); calls and answers go in as they were, and one the engine now
+    refuses undoes the whole renaming.
     """
     tail = hand_tail(game, card)
     if tail is None:
@@ -66,10 +67,9 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
         again.append(first)
         for event in tail[1:]:
             event = dict(event)
-            if event.get("type") == "play" and "seat" in event:
-                view = view_of(game, first_dealer)
-                if view.in_hand and view.seats_due and event["seat"] not in view.seats_due:
-                    event["seat"] = int(view.seats_due[0])
+            seat = seat_due(game, event, first_dealer)
+            if seat is not None:
+                event["seat"] = seat
             game.apply(dict(event))
             again.append(event)
     except illegal_error():

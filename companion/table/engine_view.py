@@ -87,6 +87,19 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
     )
 
 
+def seat_due(game: Any, event: dict[str, Any], first_dealer: int | None = None) -> int | None:
+    """The seat a play goes in for in ``game`` when its own seat is not due to play (None: it is, or
+    it is no play with a seat, or no hand runs).  A camera cannot tell who played out of turn: the
+    card the camera saw is the due seat's (see ``Fusion._seat_by_turn``, ``amend.rename_in_hand``)."""
+    if event.get("type") != "play" or "seat" not in event:
+        return None
+    view = view_of(game, first_dealer)
+    due = view.seats_due
+    if not view.in_hand or not due or event["seat"] in due:
+        return None
+    return int(due[0])
+
+
 def _face_down_ok(game: Any, state: dict[str, Any]) -> bool:
     """Whether a seat due to play may put a card face down (no seat due, a bet open: not ruled out)."""
     seats = tuple(state.get("turns") or ()) or ((state["turn"],) if state.get("turn") is not None else ())

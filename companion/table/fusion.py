@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.amend import hand_tail, rename_in_hand
-from companion.table.engine_view import TableLog, illegal_error, view_of
+from companion.table.engine_view import TableLog, illegal_error, seat_due, view_of
 from companion.table.observations import CARD_EVENTS, Proposal, VoiceObservation, card_key, describe_event
 from companion.table.tracker import TableView
 from companion.table.zones import CENTRE
@@ -535,14 +535,7 @@ class Fusion:
         would be an out-of-turn play, which a Clean-28 game punishes by ending the game, and the
         tracker ignores every card put down in a game that is over (measured on a rendered
         Clean-28 session: two plays of a hand never proposed)."""
-        ev = prop.event
-        if prop.source != "vision" or ev.get("type") != "play" or "seat" not in ev:
-            return None
-        view = view_of(game, self.first_dealer)
-        due = view.seats_due
-        if not view.in_hand or not due or ev["seat"] in due:
-            return None
-        return int(due[0])
+        return seat_due(game, prop.event, self.first_dealer) if prop.source == "vision" else None
 
     def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
         prop.settled = True

@@ -8,6 +8,17 @@ import numpy as np
 CROP = 96
 
 
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of box ``a`` (x1 y1 x2 y2) with each of the boxes ``b`` (N x 4)."""
+    x1 = np.maximum(a[0], b[:, 0])
+    y1 = np.maximum(a[1], b[:, 1])
+    x2 = np.minimum(a[2], b[:, 2])
+    y2 = np.minimum(a[3], b[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
+    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
+
+
 def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
               rng: np.random.Generator | None = None) -> np.ndarray | None:
     """The card's box (jittered when ``rng`` is given), padded 3 %, long side up, squashed to size x size.

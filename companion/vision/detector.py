@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.paths import models_dir as default_models_dir
-from companion.vision.crops import CORNER, CROP, corner_views, crop_card, rectified_crop
+from companion.vision.crops import CORNER, CROP, box_iou, corner_views, crop_card, rectified_crop
 from companion.vision.outlines import outline_boxes
 
 DETECTOR_FILE = "card-detector.onnx"
@@ -318,16 +318,6 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
     return out, r, (left, top)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    x1 = np.maximum(a[0], b[:, 0])
-    y1 = np.maximum(a[1], b[:, 1])
-    x2 = np.minimum(a[2], b[:, 2])
-    y2 = np.minimum(a[3], b[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
-    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
-
-
 def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """``box``, or the one outline lying inside it when the box is loose around it (the outline fills
     30-70 % of the box).
@@ -465,7 +455,7 @@ class CardDetector:
             first = parts[0][0]
             for k in range(1, len(parts)):
                 b, sc, c = parts[k]
-                new = np.array([not (_iou(x, first) > self.shrunk_overlap).any() for x in b], dtype=bool)
+                new = np.array([not (box_iou(x, first) > self.shrunk_overlap).any() for x in b], dtype=bool)
                 parts[k] = (b[new], sc[new], c[new])
         if self.outlines:
             outlines = outline_boxes(image_bgr)
@@ -475,7 +465,7 @@ class CardDetector:
                     p[0][k] = _tighter(p[0][k], outlines)
             # outlines only add cards no detector box covers (the detector's box of a card wins)
             found = np.concatenate([p[0] for p in parts])
-            extra = outlines[[not (len(found) and (_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
+            extra = outlines[[not (len(found) and (box_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
             extra = extra.reshape(-1, 4)
             parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.zeros(len(extra), dtype=int)))
         boxes = np.concatenate([p[0] for p in parts])
@@ -486,7 +476,7 @@ class CardDetector:
         boxes, scores, classes = boxes[order], scores[order], classes[order]
         keep_idx: list[int] = []
         for i in range(len(boxes)):
-            if keep_idx and (_iou(boxes[i], boxes[keep_idx]) > self.iou).any():
+            if keep_idx and (box_iou(boxes[i], boxes[keep_idx]) > self.iou).any():
                 continue
             keep_idx.append(i)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]

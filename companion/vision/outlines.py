@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.crops import CARD_ASPECT
+from companion.vision.crops import CARD_ASPECT, box_iou
 
 SIDE = 640  # the image is searched shrunk to at most this many pixels a side
 MIN_AREA = 0.004  # a candidate covers at least this share of the image ...
@@ -49,7 +49,7 @@ def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
             if box is None:
                 continue
             box = [max(0.0, box[0] / f), max(0.0, box[1] / f), min(float(W), box[2] / f), min(float(H), box[3] / f)]
-            if not any(_iou(box, other) > 0.6 for other in boxes):
+            if not boxes or not (box_iou(np.array(box), np.array(boxes)) > 0.6).any():
                 boxes.append(box)
     return np.array(boxes, dtype=np.float64).reshape(-1, 4)
 
@@ -88,11 +88,3 @@ def _card_box(contour: np.ndarray, light: np.ndarray, w: int, h: int) -> list[fl
     x1, y1 = np.round(corners.min(axis=0))
     x2, y2 = np.round(corners.max(axis=0))
     return [float(x1), float(y1), float(x2), float(y2)]
-
-
-def _iou(a: list[float], b: list[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
