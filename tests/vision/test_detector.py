@@ -225,7 +225,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     boxes = np.array([[10, 10, 70, 100], [100, 10, 160, 100]], dtype=np.float64)
     monkeypatch.setattr(det, "find_boxes", lambda image: (boxes, np.array([0.8, 0.7]), np.array([0, 1])))
 
-    def fake(crops, corner_crops=None):
+    def fake(crops, corner_crops=None, upright=None):
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.9, 0.05  # the "face" box is the deck
         out[1, index["7S"]], out[1, index["back"]], out[1, index["7C"]] = 0.6, 0.2, 0.1  # the "back" is 7S
@@ -241,7 +241,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     alternatives = [n for n, _ in got["7S"].alternatives]
     assert alternatives[0] == "7C" and "back" not in alternatives  # a back is not a runner-up card
 
-    def unsure(crops, corner_crops=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
+    def unsure(crops, corner_crops=None, upright=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.5, 0.3
         out[1, index["7S"]], out[1, index["back"]] = 0.4, 0.35
@@ -304,6 +304,33 @@ def test_corners_are_read_from_the_card_turned_upright_where_its_outline_is_foun
     np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
     with pytest.raises(ValueError, match="rectify"):
         CardDetector("french", rectify="sideways")
+
+
+def test_blend_averages_the_corners_of_the_box_crop_and_of_the_card_turned_upright(french):
+    """``rectify="blend"`` (the default): where the card's outline is found its corners are read twice,
+    from the box crop and from the card turned upright, and the two readings averaged before they are
+    mixed with the whole card's; elsewhere the box crop's corners alone."""
+    from companion.vision.crops import crop_card, rectified_crop
+
+    rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
+    image = read_image(FIXTURES / rec["image"])
+    boxes = [tuple(t["box"]) for t in rec["cards"]]
+    blend = CardDetector("french")
+    assert blend.rectify == "blend"
+    crops = np.stack([crop_card(image, b, blend.crop) for b in boxes])
+    turned = [rectified_crop(image, b, blend.crop) for b in boxes]
+    assert any(t is not None for t in turned)
+    corners = blend.corner_readings(crops)
+    for j, t in enumerate(turned):
+        if t is not None:
+            corners[j] = (corners[j] + blend.corner_readings(t[None])[0]) / 2.0
+    expected = blend.mix(blend.whole_readings(crops), corners)
+    _, probs = blend.classify(image, np.array(boxes))
+    np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
+    # not the same as reading either view alone
+    _, upright_only = CardDetector("french", rectify="corners").classify(image, np.array(boxes))
+    _, box_only = CardDetector("french", rectify="none").classify(image, np.array(boxes))
+    assert not np.allclose(probs, upright_only) and not np.allclose(probs, box_only)
 
 
 def test_the_real_photos_split_into_two_halves_that_make_the_whole(french, tmp_path):

@@ -53,3 +53,35 @@ def test_no_card_gives_no_rectangle():
     assert card_quad(empty, (130.0, 80.0, 190.0, 160.0)) is None
     assert rectified_crop(empty, (130.0, 80.0, 190.0, 160.0)) is None
     assert rectified_crop(image, (10.0, 10.0, 15.0, 14.0)) is None  # too small to tell
+
+
+def test_a_card_touching_the_deck_is_found_by_its_paper():
+    """The vira lies against the deck: the table's colour alone sees one blob of vira and deck, no card
+    rectangle.  The card's paper (light, grey; the deck's back is blue) still gives it, at its own size
+    though the detector's box takes in a strip of the deck."""
+    image, box = _table_with_card(25.0)
+    # the deck: a blue card against the vira's right side
+    deck = np.zeros(image.shape[:2], np.uint8)
+    m = cv2.getRotationMatrix2D((0, 0), 25.0, 1.0)
+    m[:, 2] += (160 + 27, 120 - 52)
+    cv2.fillConvexPoly(deck, cv2.transform(np.array([[[0, 0], [60, 0], [60, 84], [0, 84]]], np.float32), m)
+                       .astype(np.int32), 1)
+    image[deck > 0] = (150, 90, 40)
+    loose = (box[0], box[1], box[2] + 12.0, box[3])  # the detector's box reaches into the deck
+    quad = card_quad(image, loose)
+    assert quad is not None
+    (cx, cy), (rw, rh), _ = quad
+    assert abs(cx - 160) < 4 and abs(cy - 120) < 4
+    assert sorted((rw, rh)) == pytest.approx([60, 84], abs=6)
+    grey = rectified_crop(image, loose, 96).mean(axis=2)
+    assert np.median(grey) > 200
+
+
+
+def test_specks_of_paper_give_no_rectangle():
+    """A box over bare cloth with a few light specks (crumbs, glare): the paper fallback finds only pieces
+    too small to be a card and says so, rather than failing."""
+    image = np.full((240, 320, 3), (40, 70, 120), np.uint8)
+    for x, y in ((140, 90), (170, 130), (150, 150)):
+        image[y:y + 2, x:x + 2] = 250
+    assert card_quad(image, (130.0, 80.0, 190.0, 164.0)) is None
