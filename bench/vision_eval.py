@@ -50,8 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:26} {real['labelled_cards']:>6} {real['share_right_rank']:>11.1%} "
               f"{real['share_boxed_any_rank']:>6.1%} {real['false_detections_per_image']:>9.3f}")
     latencies = (("latency, photo settings", ["latency"]),
-                 # the table's: one view, boxes down to the tracker's weak threshold, outlines
-                 ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines"]))
+                 # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window
+                 ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps)")

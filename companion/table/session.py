@@ -72,11 +72,13 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, **o
     the detector barely sees for seconds must still be tracked (``companion
     detect`` keeps the stricter threshold of a single photo), and the bright
     card-shaped outlines it missed (a dark pip on a dark cloth) named at a
-    lower bar than in a photo.  Raises the
+    lower bar than in a photo, each index corner read from one window (a photo
+    averages several: ``TABLE_CORNER_SHIFTS``).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
-    from companion.vision.detector import TABLE_OUTLINE_MIN_PROB, CardDetector
+    from companion.vision.detector import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, CardDetector
 
-    options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, **options}
+    options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
+               **options}
     return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 

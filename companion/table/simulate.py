@@ -151,10 +151,11 @@ class TrueBoxesClassifier(ReferenceDetector):
     def __init__(self, renderer: Any, states: Sequence[dict[str, Any]], family: str,
                  models: Any = None, deck: Sequence[str] | None = None, off_deck_prior: float = 0.05) -> None:
         super().__init__(renderer, states)
-        from companion.vision.detector import CardDetector
+        from companion.vision.detector import TABLE_CORNER_SHIFTS, CardDetector
 
         # ModelError (missing or corrupt weights) propagates: the caller reports it.
-        self.classifier = CardDetector(family, models_dir=models, deck=deck, off_deck_prior=off_deck_prior)
+        self.classifier = CardDetector(family, models_dir=models, deck=deck, off_deck_prior=off_deck_prior,
+                                       corner_shifts=TABLE_CORNER_SHIFTS)
 
     def detect(self, image: Any) -> list[Detection]:
         import numpy as np

@@ -66,9 +66,13 @@ CORNER = 64
 CORNER_SHARE = (0.55, 0.5)
 
 
-def corner_views(crops_bgr: np.ndarray, size: int = CORNER) -> np.ndarray:
+def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Both index corners of each crop, enlarged: (2N, size, size, 3), the N top-left corners then the N
     bottom-right corners turned a half turn (so each shows its rank and suit upright).
+
+    ``offset`` (x, y, shares of the crop's side) moves both windows that far in
+    from their corners, for reading the same index from a slightly different
+    window (see ``CardDetector.corner_readings``); training uses none.
 
     Why a second look: the whole-card classifier learns the pictures and pip layouts of
     the designs it trained on, and on an unseen design (a huge single pip, cartoon
@@ -78,8 +82,9 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER) -> np.ndarray:
     """
     n, h, w = crops_bgr.shape[:3]
     cw, ch = int(round(w * CORNER_SHARE[0])), int(round(h * CORNER_SHARE[1]))
+    dx, dy = int(round(w * offset[0])), int(round(h * offset[1]))
     turned = crops_bgr[:, ::-1, ::-1]
-    views = np.concatenate([crops_bgr[:, :ch, :cw], turned[:, :ch, :cw]])
+    views = np.concatenate([crops_bgr[:, dy:dy + ch, dx:dx + cw], turned[:, dy:dy + ch, dx:dx + cw]])
     interp = cv2.INTER_AREA if ch > size else cv2.INTER_LINEAR
     return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp) for v in views])
 

@@ -85,6 +85,19 @@ RANK_FLOOR = 0.05
 # 0.77 -> 0.80 and 0.70 -> 0.73); the upright corners alone read the vira best (0.87) but lost 3-8 points
 # on two other designs, where an outline found wrong turns the card the wrong way.
 RECTIFY = "blend"
+# The windows the index corners are read from, as offsets in from the crop's corner (shares of its side),
+# averaged: the corner classifier is unsure of an index cut at its window's edge, or set a little in (the
+# one-pip deck's 3 read as 2D 0.35 / 3D 0.26 from one window).  Chosen on the rendered table sessions
+# (face-up detections of both seeds matched to the truth, every 10th frame, with "blend"): one window
+# 0.930 / 0.891 of the cards right (seed 0 / 1), these four windows (4 px of a 96 px crop) 0.941 / 0.904
+# (the one-pip vira 0.82 -> 0.89 / 0.80 -> 0.95), three window sizes 0.936 / 0.897.  On the real photos
+# 383 -> 387 of 527 cards right (tune half 186 -> 188, test half 197 -> 199), on the held-back crops
+# 0.719 -> 0.742 (evaluate classifier --crops .../cls/val, --one-window for one).
+CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
+# ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
+# seed 1 94.5 -> 95.1 %, the same hands scored right) and cost a quarter of the replay speed (10.6x ->
+# 8.1x): the tracker's vote over many frames already does what averaging windows does within one.
+TABLE_CORNER_SHIFTS = ((0.0, 0.0),)
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
@@ -374,6 +387,9 @@ class CardDetector:
     whole readings with ``corner_weight`` alone (:func:`mix_readings`).
     ``corner_crop``: cut the corners from a crop of this size instead of the whole
     card's (a big card keeps more of its index letter; None: the same crop).
+    ``rectify``: whether the corners are also read from the card turned upright (``RECTIFY``).
+    ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
+    ``((0, 0),)`` reads one window, as before session 13).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -383,7 +399,8 @@ class CardDetector:
                  corner_weight: float = CORNER_WEIGHT, corner_crop: int | None = None,
                  rectify: str = RECTIFY, rank_weight: float | None = RANK_WEIGHT,
                  back_weight: float = BACK_WEIGHT, rank_floor: float = RANK_FLOOR, outlines: bool = False,
-                 outline_min_prob: float = OUTLINE_MIN_PROB) -> None:
+                 outline_min_prob: float = OUTLINE_MIN_PROB,
+                 corner_shifts: tuple[tuple[float, float], ...] = CORNER_SHIFTS) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -427,6 +444,9 @@ class CardDetector:
         if rectify not in RECTIFY_MODES:
             raise ValueError(f"rectify must be one of {RECTIFY_MODES}, got {rectify!r}")
         self.rectify = rectify
+        if not corner_shifts or any(not (0.0 <= dx < 0.45 and 0.0 <= dy < 0.5) for dx, dy in corner_shifts):
+            raise ValueError(f"corner_shifts must be (x, y) shares in [0, 0.45) x [0, 0.5), got {corner_shifts!r}")
+        self.corner_shifts = tuple(corner_shifts)
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
         if corners and corner_weight > 0 and (self.models_dir / corner_file(family)).is_file():
@@ -608,16 +628,22 @@ class CardDetector:
 
     def corner_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
         """The corner classifier's probabilities (N x classes), both corners combined
-        (:func:`corners_for_faces`; averaged for a model without a back class).
-        The two corners of a crop are the two corners of it upside down: no separate TTA."""
+        (:func:`corners_for_faces`; averaged for a model without a back class), averaged over the
+        windows of ``corner_shifts``.
+        The two corners of a crop are the two corners of it upside down: no separate half turn."""
         if self.corners is None:
             raise ModelError(f"no {corner_file(self.family)} loaded")
         n = len(crops_bgr)
-        both = _run_batch(self.corners, self.corner_input, self.corner_batch,
-                          corner_views(crops_bgr, self.corner_size))
-        if self.back_index is not None:
-            return corners_for_faces(both[:n], both[n:], self.back_index)
-        return (both[:n] + both[n:]) / 2.0
+        views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in self.corner_shifts])
+        out = _run_batch(self.corners, self.corner_input, self.corner_batch, views)
+        readings = []
+        for k in range(len(self.corner_shifts)):
+            both = out[2 * n * k:2 * n * (k + 1)]
+            if self.back_index is not None:
+                readings.append(corners_for_faces(both[:n], both[n:], self.back_index))
+            else:
+                readings.append((both[:n] + both[n:]) / 2.0)
+        return np.mean(readings, axis=0)
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""

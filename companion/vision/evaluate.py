@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_WEIGHT, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
+from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
                                        CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
@@ -382,9 +382,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
                    help="real/latency/synthetic: cut these crops from the card turned upright where its outline is "
                         "found (default: %(default)s)")
+    p.add_argument("--one-window", action="store_true",
+                   help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
+                                corner_shifts=((0.0, 0.0),) if args.one_window else CORNER_SHIFTS,
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
@@ -394,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
-                    "corner_crop": detector.corner_crop, "rectify": detector.rectify}
+                    "corner_crop": detector.corner_crop, "rectify": detector.rectify,
+                    "corner_shifts": [list(o) for o in detector.corner_shifts]}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

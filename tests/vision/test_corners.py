@@ -38,6 +38,43 @@ def test_corner_views_are_both_index_corners_upright():
     assert 0.3 <= CORNER_SHARE[0] <= 0.6 and 0.3 <= CORNER_SHARE[1] <= 0.6
 
 
+def test_an_offset_moves_both_windows_in_from_their_corners():
+    """``offset``: the same windows, moved in from their corners by a share of the crop (the detector reads
+    the index from a few such windows and averages them)."""
+    crop = np.random.default_rng(1).integers(0, 255, (96, 96, 3), dtype=np.uint8)
+    turned = crop[::-1, ::-1]
+    plain = corner_views(crop[None], 53)
+    moved = corner_views(crop[None], 53, (0.042, 0.042))
+    ch, cw = 48, 53  # CORNER_SHARE of a 96 px crop; 0.042 of it is 4 px
+    want = [cv2.resize(np.ascontiguousarray(v), (53, 53), interpolation=cv2.INTER_LINEAR)
+            for v in (crop[4:4 + ch, 4:4 + cw], turned[4:4 + ch, 4:4 + cw])]
+    assert np.array_equal(moved[0], want[0]) and np.array_equal(moved[1], want[1])
+    assert not np.array_equal(moved[0], plain[0])
+
+
+def test_the_detector_averages_the_corners_over_its_windows(models_copy):
+    """``corner_shifts``: each window's two corners are combined (:func:`corners_for_faces`), then the
+    windows' readings are averaged; one window ``((0, 0),)`` reads as before session 13."""
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    from companion.vision.detector import CORNER_SHIFTS, _run_batch, corners_for_faces
+
+    crops = np.stack([_marked_crop(), np.random.default_rng(2).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
+    det = CardDetector("french", models_dir=models_copy)
+    assert det.corner_shifts == CORNER_SHIFTS and len(CORNER_SHIFTS) > 1
+    per_window = []
+    for o in CORNER_SHIFTS:
+        raw = _run_batch(det.corners, det.corner_input, det.corner_batch, corner_views(crops, det.corner_size, o))
+        per_window.append(corners_for_faces(raw[:2], raw[2:], det.back_index))
+    np.testing.assert_allclose(det.corner_readings(crops), np.mean(per_window, axis=0), rtol=1e-5, atol=1e-7)
+    one = CardDetector("french", models_dir=models_copy, corner_shifts=((0.0, 0.0),))
+    np.testing.assert_allclose(one.corner_readings(crops), per_window[0], rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match="corner_shifts"):
+        CardDetector("french", models_dir=models_copy, corner_shifts=((0.5, 0.0),))
+    with pytest.raises(ValueError, match="corner_shifts"):
+        CardDetector("french", models_dir=models_copy, corner_shifts=())
+
+
 def test_build_corners_writes_two_corners_per_crop_and_keeps_the_classes(tmp_path, capsys):
     src = tmp_path / "cls"
     for split, cards in (("train", ("QH", "back")), ("val", ("QH",))):
