@@ -79,6 +79,10 @@ class TableView:
     turns: tuple[int, ...] = ()  # every seat due to play (several in a six-player pica-pica deal)
     trick_winners: tuple[int | None, ...] = ()  # team that won each finished trick of the hand (None: tie)
     face_down_ok: bool = True  # the seat due may play face down now (False: a "back" on its side is a misread)
+    # (card, name, zone) -> whether renaming ``card`` to ``name`` in the running hand puts the camera's plays
+    # after it, and a card now put down in ``zone``, in their seats' zones more often (fusion answers it:
+    # Fusion.retake_fits_zones; None: nobody can tell)
+    retake_fits: Callable[[str, str, int | None], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
     def seats_due(self) -> tuple[int, ...]:
@@ -126,7 +130,10 @@ class TrackerConfig:
     # two cards of a hand read alike: the card applied earlier gives the name up (it is renamed, see
     # companion.table.amend) when the new card was read so in this share of its frames or more ...
     retake_share: float | None = 0.9
-    retake_twin_share: float = 0.6  # ... and the earlier one in this share of its own frames or less
+    retake_twin_share: float = 0.6  # ... and the earlier one in this share of its own frames or less,
+    # or, the earlier one a play read as surely, when the renaming puts the hand's later plays in their
+    # seats' zones more often (TableView.retake_fits)
+    zone_retake: bool = True
 
 
 def _intersection(a: Box, b: Box) -> float:
@@ -388,7 +395,13 @@ class TableTracker:
         Why: the later card used to give way always.  Measured on the recorded detection streams of the
         rendered sessions (both seeds): the later card was the one read right in 10 of 22 such
         conflicts; the 9 that meet these shares were all of them, and none of the cases where the
-        earlier card was right does (it was read ``label`` in 95-100 % of its frames)."""
+        earlier card was right does (it was read ``label`` in 95-100 % of its frames).
+
+        When both were read ``label`` surely and the earlier card is a play in the log, the readings
+        cannot tell, but the seats can (``zone_retake``): a misread trick winner sends every later card
+        of the hand to the seat beside the one whose zone it lies in.  The earlier card is renamed then
+        only if that puts the later plays, and this one, in their seats' zones at least two times
+        more often (``TableView.retake_fits``)."""
         if self.config.retake_share is None:
             return None
         twin = self._twin(track, label)
@@ -396,10 +409,17 @@ class TableTracker:
             return None
         if _vote_share(track, label) < self.config.retake_share:
             return None
-        if _vote_share(twin, label) > self.config.retake_twin_share:
-            return None
         names = _possible_readings(twin, (label, BACK), current)
-        return (twin, names[0]) if names else None
+        if not names:
+            return None
+        if _vote_share(twin, label) > self.config.retake_twin_share:
+            if not self.config.zone_retake or twin.anchor.kind != "play" or current.retake_fits is None:
+                return None
+            if any(other is twin and not prop.settled for other, prop, _ in self._waiting):
+                return None  # not in the log yet
+            if not current.retake_fits(label, names[0], self._zone(track.box)):
+                return None
+        return twin, names[0]
 
     def _anchor(self, track: Track, kind: str) -> Anchor:
         # a card seen while no hand runs opens the next one (the vira, or the first play)

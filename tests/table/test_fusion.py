@@ -464,3 +464,48 @@ def test_a_card_whose_retake_the_engine_refuses_goes_in_under_its_own_next_readi
     fusion.tick(8.0)
     assert fusion.log.events[1:] == [_card(0, "4C", 0).event, _card(1, "AS", 0).event, _card(2, "7D", 0).event,
                                      _card(3, "3H", 0).event]
+
+
+def _zoned(seat: int, card: str, t: float, zone: int, **kw) -> Proposal:
+    return Proposal({"type": "play", "seat": seat, "card": card}, t, source="vision", zone=zone, **kw)
+
+
+def _misread_winner(trick_two: list[tuple[int, str, int]]) -> Fusion:
+    """Trick 1: seat 1's card went in as 7S (vira 5H: the 6s are manilhas), seat 2's KD took the trick;
+    then ``trick_two`` (seat, card, zone) went in."""
+    fusion = _fusion()
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "7S"), (2, "KD"), (3, "JH")]):
+        fusion.submit(_zoned(seat, card, 2.0 + k, seat))
+    for k, (seat, card, zone) in enumerate(trick_two):
+        fusion.submit(_zoned(seat, card, 6.0 + k, zone))
+    fusion.tick(10.0)
+    assert len(fusion.log.game.events) == 8
+    return fusion
+
+
+
+def test_two_sure_readings_alike_the_zones_say_which_card_is_misread():
+    """Seat 1's first card was a 6D (a manilha) read 7S, surely; the real 7S comes later, read as surely.
+    The readings cannot tell, but since the misread trick winner every card lay in the zone of the seat
+    beside the one the engine named: renaming seat 1's card puts them all in their zones, so the
+    tracker is told it fits (through the view) and asks for the renaming."""
+    fusion = _misread_winner([(2, "QC", 1), (3, "4H", 2), (0, "5C", 3)])
+    assert fusion.retake_fits_zones(fusion.log.game, "7S", "6D", 0)
+    assert fusion.view().retake_fits("7S", "6D", 0)
+    fusion.submit(_zoned(1, "7S", 11.0, 0, retakes=("6D", "7C")))
+    fusion.tick(12.0)
+    game = fusion.log.game
+    assert game.events[1:] == [_card(0, "4C", 0).event, _card(1, "6D", 0).event, _card(2, "KD", 0).event,
+                               _card(3, "JH", 0).event, _card(1, "QC", 0).event, _card(2, "4H", 0).event,
+                               _card(3, "5C", 0).event, _card(0, "7S", 0).event]
+    assert any("that one is 6D" in m for m in fusion.messages)
+
+
+def test_two_sure_readings_alike_stay_when_the_zones_do_not_say_otherwise():
+    """The same conflict where every card lies in its seat's zone: renaming seat 1's 7S would put the
+    later cards outside their zones, so it does not fit (the tracker then lets the new card take its
+    own next reading, as before)."""
+    fusion = _misread_winner([(2, "QC", 2), (3, "4H", 3), (0, "5C", 0)])
+    assert not fusion.retake_fits_zones(fusion.log.game, "7S", "6D", 1)
+    assert not fusion.view().retake_fits("7S", "6D", 1)
+    assert not fusion.retake_fits_zones(fusion.log.game, "9S", "6D", 1)  # no such card in the hand

@@ -649,3 +649,23 @@ def test_a_card_read_alike_throughout_keeps_its_name():
     assert session.log.game.events == [HAND, {"type": "play", "seat": 0, "card": "4C"},
                                        {"type": "play", "seat": 1, "card": "4S"}]
     assert {"type": "undo"} not in session.log.events
+
+
+def test_two_cards_read_alike_surely_the_zones_decide(monkeypatch):
+    """Both cards read 4C in every frame: the readings cannot tell which is misread, so the tracker asks
+    the view (``TableView.retake_fits``, answered by fusion from the seats' zones).  Told the renaming
+    fits, it renames the earlier card; told it does not, the later card takes its next reading."""
+    from companion.table.fusion import Fusion
+
+    from .streams import run_frames
+
+    first = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9, (("AS", 0.05),))
+    second = Detection("4C", 0.8, (449.4, 127.7, 510.5, 213.7), 0.9, (("4S", 0.3),))
+    asked = []
+    for fits, seat0 in ((True, "AS"), (False, "4C")):
+        monkeypatch.setattr(Fusion, "retake_fits_zones",
+                            lambda self, game, card, name, zone, fits=fits: asked.append((card, name)) or fits)
+        session = run_frames(_frames(8.0, (first, 1.0, 99), (second, 3.0, 99)))
+        assert session.log.game.events[1] == {"type": "play", "seat": 0, "card": seat0}
+        assert session.log.game.events[2] == {"type": "play", "seat": 1, "card": "4C" if fits else "4S"}
+    assert asked and set(asked) == {("4C", "AS")}
