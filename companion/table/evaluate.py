@@ -237,11 +237,12 @@ def _pct(values: list[float], q: float) -> float | None:
 def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str, Any]:
     """What a recorded detection stream depends on besides the video (checked before reusing one)."""
     from companion.vision.crops import QUAD_METHODS
-    from companion.vision.detector import RECTIFY, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB
+    from companion.vision.detector import RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
-            "rectify": RECTIFY, "quad": list(QUAD_METHODS), "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS]}
+            "rectify": RECTIFY, "quad": list(QUAD_METHODS), "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
+            "suit_corner_weight": SUIT_CORNER_WEIGHT}
 
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],

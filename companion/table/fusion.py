@@ -518,7 +518,7 @@ class Fusion:
     def retake_fits_zones(self, game: Any, card: str, name: str, zone: int | None) -> bool:
         """Whether renaming ``card`` to ``name`` in the running hand of ``game`` puts the camera's plays
         after it, and a card now put down in ``zone``, outside the zone of the seat the engine gives
-        them at least two times fewer (the tracker asks, through ``TableView.retake_fits``, when two
+        them at least two plays fewer (the tracker asks, through ``TableView.retake_fits``, when two
         cards were read alike, both surely).
 
         Why: the readings cannot say which card is misread, but the seats can.  A misread trick

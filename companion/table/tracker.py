@@ -79,8 +79,8 @@ class TableView:
     turns: tuple[int, ...] = ()  # every seat due to play (several in a six-player pica-pica deal)
     trick_winners: tuple[int | None, ...] = ()  # team that won each finished trick of the hand (None: tie)
     face_down_ok: bool = True  # the seat due may play face down now (False: a "back" on its side is a misread)
-    # (card, name, zone) -> whether renaming ``card`` to ``name`` in the running hand puts the camera's plays
-    # after it, and a card now put down in ``zone``, in their seats' zones more often (fusion answers it:
+    # (card, name, zone) -> whether renaming ``card`` to ``name`` in the running hand leaves at least two fewer
+    # of the camera's plays after it, and a card now put down in ``zone``, outside their seats' zones (fusion answers it:
     # Fusion.retake_fits_zones; None: nobody can tell)
     retake_fits: Callable[[str, str, int | None], bool] | None = field(default=None, compare=False, repr=False)
 
@@ -131,8 +131,8 @@ class TrackerConfig:
     # companion.table.amend) when the new card was read so in this share of its frames or more ...
     retake_share: float | None = 0.9
     retake_twin_share: float = 0.6  # ... and the earlier one in this share of its own frames or less,
-    # or, the earlier one a play read as surely, when the renaming puts the hand's later plays in their
-    # seats' zones more often (TableView.retake_fits)
+    # or, the earlier one a play read as surely, when the renaming leaves fewer of the hand's later plays
+    # outside their seats' zones (TableView.retake_fits)
     zone_retake: bool = True
 
 
@@ -400,8 +400,8 @@ class TableTracker:
         When both were read ``label`` surely and the earlier card is a play in the log, the readings
         cannot tell, but the seats can (``zone_retake``): a misread trick winner sends every later card
         of the hand to the seat beside the one whose zone it lies in.  The earlier card is renamed then
-        only if that puts the later plays, and this one, in their seats' zones at least two times
-        more often (``TableView.retake_fits``)."""
+        only if that leaves at least two fewer of the later plays, this one included, outside
+        their seats' zones (``TableView.retake_fits``)."""
         if self.config.retake_share is None:
             return None
         twin = self._twin(track, label)

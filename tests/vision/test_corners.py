@@ -127,13 +127,14 @@ def test_corner_model_must_name_the_same_classes(models_copy):
 def test_corner_weight_mixes_the_two_readings(models_copy):
     if not (models_copy / corner_file("french")).is_file():
         pytest.skip("no corner model shipped in models/")
+    # (the suit of the other two corners, mixed in after: see test_the_other_corners_lean_on_the_suit_alone)
     crops = np.stack([_marked_crop()])
-    whole = CardDetector("french", models_dir=models_copy, corner_weight=0.0).classify_crops(crops)
-    only = CardDetector("french", models_dir=models_copy, corner_weight=1.0, rank_weight=None).classify_crops(crops)
-    half = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=None).classify_crops(crops)
+    whole = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.0).classify_crops(crops)
+    only = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=1.0, rank_weight=None).classify_crops(crops)
+    half = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=None).classify_crops(crops)
     assert np.allclose(half, mix_readings(whole, only, 0.5), atol=1e-5)
     assert not np.allclose(whole, only, atol=1e-3)
-    parts = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=0.8)
+    parts = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8)
     by_parts = parts.classify_crops(crops)
     assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight,
                                               parts.rank_floor), atol=1e-5)
@@ -143,9 +144,38 @@ def test_corner_weight_mixes_the_two_readings(models_copy):
         CardDetector("french", models_dir=models_copy, back_weight=-0.1)
     with pytest.raises(ValueError, match="rank_floor"):
         CardDetector("french", models_dir=models_copy, rank_floor=1.0)
-    floored = CardDetector("french", models_dir=models_copy, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
+    floored = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
     assert np.allclose(floored.classify_crops(crops),
                        mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight, 0.1), atol=1e-5)
+
+
+def test_the_other_corners_lean_on_the_suit_alone(models_copy):
+    """``suit_corner_weight``: the crop mirrored puts its top-right and bottom-left corners where the
+    corner classifier looks; its suit reading there scales each suit's faces alike, so the odds between
+    two cards of one suit do not move, and a back's odds against a suit move by that suit's factor."""
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    from companion.vision.detector import SUIT_CORNER_WEIGHT, _run_batch, corners_for_faces
+
+    rng = np.random.default_rng(5)
+    crops = np.stack([_marked_crop(), rng.integers(0, 255, (96, 96, 3), dtype=np.uint8)])
+    plain = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0)
+    side = CardDetector("french", models_dir=models_copy)
+    assert side.suit_corner_weight == SUIT_CORNER_WEIGHT > 0
+    before, after = plain.classify_crops(crops), side.classify_crops(crops)
+    mirrored = np.ascontiguousarray(crops[:, :, ::-1])
+    raw = _run_batch(side.corners, side.corner_input, side.corner_batch, corner_views(mirrored, side.corner_size))
+    faces = corners_for_faces(raw[:2], raw[2:], side.back_index)
+    faces[:, side.back_index] = 0.0
+    suits = (faces / faces.sum(axis=1, keepdims=True)) @ side.parts.suits
+    want = before * np.exp(SUIT_CORNER_WEIGHT * (np.log(suits + 1e-9) @ side.parts.suits.T))
+    np.testing.assert_allclose(after, want / want.sum(axis=1, keepdims=True), rtol=1e-4, atol=1e-9)
+    names = {v: k for k, v in side.cls_names.items()}
+    ratio = lambda p, a, b: p[:, names[a]] / p[:, names[b]]  # noqa: E731
+    np.testing.assert_allclose(ratio(after, "QH", "7H"), ratio(before, "QH", "7H"), rtol=1e-4)
+    assert not np.allclose(ratio(after, "QH", "QS"), ratio(before, "QH", "QS"), rtol=1e-3)
+    with pytest.raises(ValueError, match="suit_corner_weight"):
+        CardDetector("french", models_dir=models_copy, suit_corner_weight=-1.0)
 
 
 def test_card_parts_name_each_class_rank_and_suit():

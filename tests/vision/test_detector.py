@@ -315,7 +315,7 @@ def test_blend_averages_the_corners_of_the_box_crop_and_of_the_card_turned_uprig
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = read_image(FIXTURES / rec["image"])
     boxes = [tuple(t["box"]) for t in rec["cards"]]
-    blend = CardDetector("french")
+    blend = CardDetector("french", suit_corner_weight=0.0)  # (the other corners' suit: test_corners)
     assert blend.rectify == "blend"
     crops = np.stack([crop_card(image, b, blend.crop) for b in boxes])
     turned = [rectified_crop(image, b, blend.crop) for b in boxes]
@@ -328,8 +328,8 @@ def test_blend_averages_the_corners_of_the_box_crop_and_of_the_card_turned_uprig
     _, probs = blend.classify(image, np.array(boxes))
     np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
     # not the same as reading either view alone
-    _, upright_only = CardDetector("french", rectify="corners").classify(image, np.array(boxes))
-    _, box_only = CardDetector("french", rectify="none").classify(image, np.array(boxes))
+    _, upright_only = CardDetector("french", rectify="corners", suit_corner_weight=0.0).classify(image, np.array(boxes))
+    _, box_only = CardDetector("french", rectify="none", suit_corner_weight=0.0).classify(image, np.array(boxes))
     assert not np.allclose(probs, upright_only) and not np.allclose(probs, box_only)
 
 
