@@ -665,8 +665,10 @@ class TableTracker:
             current = _after_close(current)
             self._view_in_hand = False
 
+        # (beside the deck too when it lies in a seat's zone: below, it would go in as a covered play,
+        # which the engine refuses now -- a rendered Mineiro hand lost seat 1's KD so, seed 2)
         if (label == BACK and self.config.runner_up and current.in_hand and not current.face_down_ok
-                and not by_deck):
+                and (not by_deck or zone not in (CENTRE, None))):
             # a face-down card cannot be played now (not in this variant, not in the first trick...):
             # a card put down on a seat's side is face up and was misread; ask about its likeliest face
             if track.hits < 2 * self.config.min_frames:

@@ -397,6 +397,27 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
     assert p.event == {"type": "play", "seat": 0, "covered": True}
 
 
+def test_a_back_beside_the_deck_in_a_seats_zone_is_read_as_a_face_where_face_down_is_forbidden():
+    """Found on a rendered four-player Mineiro hand (seed 2, never tuned on before): seat 1 put its KD
+    down beside the deck, read as a back.  Beside the deck the face-down rule was skipped (backs there are
+    the deck), yet the card lay in a seat's zone and went in as a covered play, which the engine refused
+    in the first trick: the play was lost and every later card took the seat beside its own.  A back in a
+    seat's zone is now read as its likeliest face there too; one in the middle stays the deck's."""
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=False)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    deck = Detection(BACK, 0.9, (290.0, 197.0, 350.0, 283.0), 0.9)
+    for k in range(4):  # the deck in the middle
+        tracker.update(FrameDetections(k / 10, (deck,), None, (640, 480)), lambda: table.view, table.submit)
+    assert table.proposals == [] and any(a.kind == "deck" for a in tracker.anchors)
+    card = Detection(BACK, 0.5, (290.0, 297.0, 350.0, 383.0), 0.5, (("AS", 0.2), ("KS", 0.1)))
+    assert tracker._zone(card.box) == 0 and tracker._by_deck(card.box)
+    for k in range(4, 12):
+        tracker.update(FrameDetections(k / 10, (deck, card), None, (640, 480)), lambda: table.view, table.submit)
+    (p,) = table.proposals
+    assert p.event == {"type": "play", "seat": 0, "card": "AS"} and "face down" in p.reason
+
+
 def test_the_engine_tells_where_a_face_down_card_may_be_played():
     from companion.engine import Game
     from companion.table.engine_view import view_of
