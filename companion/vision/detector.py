@@ -48,6 +48,10 @@ PHOTO_CONF = 0.35
 # A box from a bright card-shaped outline the detector missed (companion.vision.outlines) counts as a
 # detection this sure that a card is there; the classifier's reading still names it (and may call it a back).
 OUTLINE_SCORE = 0.5
+# The detector's classes (0 face-up card, 1 back), and the class find_boxes gives an outline's box, so that
+# name_boxes can tell it from a detector box (whatever its score).
+BACK_CLASS = 1
+OUTLINE_CLASS = 2
 # ... and is kept only when the classifier names it a face this surely: with no detector behind it, a weak
 # name is a pale object of a card's shape (measured on the real photos: the outline boxes matching no card
 # were all named at p <= 0.27, those of cards mostly at 0.64 or more)
@@ -227,6 +231,16 @@ class CardParts:
         return cls(ranks, suits, back)
 
 
+def split_faces(p: np.ndarray, parts: CardParts) -> tuple[np.ndarray, np.ndarray]:
+    """The rank and the suit distributions (N x ranks, N x suits) of readings ``p`` given that the cards are
+    faces (the back's share dropped, the rest renormalised)."""
+    q = p.copy()
+    if parts.back is not None:
+        q[:, parts.back] = 0.0
+    q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+    return q @ parts.ranks, q @ parts.suits
+
+
 def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weight: float,
                  rank_weight: float, back_weight: float | None = None, rank_floor: float = 0.0) -> np.ndarray:
     """Like :func:`mix_readings`, but the rank, the suit and face-or-back are mixed apart: the corners
@@ -248,19 +262,12 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     """
     eps = 1e-9
 
-    def split(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        q = p.copy()
-        if parts.back is not None:
-            q[:, parts.back] = 0.0
-        q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
-        return q @ parts.ranks, q @ parts.suits
-
     def log_mean(a: np.ndarray, b: np.ndarray, w: float) -> np.ndarray:
         """log of the weighted geometric mean of the whole card's ``a`` and the corners' ``b``."""
         return (1 - w) * np.log(a + eps) + w * np.log(b + eps)
 
-    rank_w, suit_w = split(whole)
-    rank_c, suit_c = split(corners)
+    rank_w, suit_w = split_faces(whole, parts)
+    rank_c, suit_c = split_faces(corners, parts)
     if rank_floor > 0.0:
         uniform = rank_floor / parts.ranks.shape[1]
         rank_w = (1.0 - rank_floor) * rank_w + uniform
@@ -485,7 +492,8 @@ class CardDetector:
 
     # -- stages, public so evaluation can time them -------------------------------------------
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale."""
+        """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale, and with
+        ``outlines`` the outlines no detector box covers (class ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
         parts = [self._boxes_at(image_bgr, f) for f in self.scales]
         if len(parts) > 1 and len(parts[0][0]):
             # a shrunk view only adds cards the full view missed: a box there that overlaps one found
@@ -505,7 +513,7 @@ class CardDetector:
             found = np.concatenate([p[0] for p in parts])
             extra = outlines[[not (len(found) and (box_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
             extra = extra.reshape(-1, 4)
-            parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.zeros(len(extra), dtype=int)))
+            parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.full(len(extra), OUTLINE_CLASS, dtype=int)))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
@@ -611,14 +619,14 @@ class CardDetector:
         """
         out = self.whole_readings(crops_bgr)
         if self.corners is not None:
-            corners = self.corner_readings(crops_bgr if corner_crops is None else corner_crops)
+            base = crops_bgr if corner_crops is None else corner_crops
+            corners = self.corner_readings(base)
             found = [j for j, u in enumerate(upright or []) if u is not None]
             if found:
                 turned = self.corner_readings(np.stack([upright[j] for j in found]))
                 corners[found] = (corners[found] + turned) / 2.0
             out = self.mix(out, corners)
             if self.suit_corner_weight > 0.0 and self.back_index is not None:
-                base = crops_bgr if corner_crops is None else corner_crops
                 sources = np.stack([u if u is not None else base[j]
                                     for j, u in enumerate(upright or [None] * len(base))])
                 out = self._with_side_suits(out, sources)
@@ -632,13 +640,8 @@ class CardDetector:
         index corners do not look, and the whole card's suit was the one read wrong (a king of spades
         read as diamonds); a standard deck's other corners repeat its index or are bare (a bare corner
         leans on no suit much)."""
-        mirrored = np.ascontiguousarray(crops_bgr[:, :, ::-1])
-        n = len(mirrored)
-        raw = _run_batch(self.corners, self.corner_input, self.corner_batch, corner_views(mirrored, self.corner_size))
-        side = corners_for_faces(raw[:n], raw[n:], self.back_index)
-        side[:, self.back_index] = 0.0
-        side /= np.maximum(side.sum(axis=1, keepdims=True), 1e-12)
-        suits = side @ self.parts.suits
+        side = self.corner_readings(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ((0.0, 0.0),))
+        _, suits = split_faces(side, self.parts)
         logp = np.log(np.maximum(probs, 1e-12)) + self.suit_corner_weight * (np.log(suits + 1e-9) @ self.parts.suits.T)
         logp -= logp.max(axis=1, keepdims=True)
         out = np.exp(logp)
@@ -663,18 +666,20 @@ class CardDetector:
         out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
         return (out[:n] + out[n:]) / 2.0 if self.tta else out
 
-    def corner_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
+    def corner_readings(self, crops_bgr: np.ndarray,
+                        shifts: tuple[tuple[float, float], ...] | None = None) -> np.ndarray:
         """The corner classifier's probabilities (N x classes), both corners combined
         (:func:`corners_for_faces`; averaged for a model without a back class), averaged over the
-        windows of ``corner_shifts``.
+        windows of ``shifts`` (default ``corner_shifts``).
         The two corners of a crop are the two corners of it upside down: no separate half turn."""
         if self.corners is None:
             raise ModelError(f"no {corner_file(self.family)} loaded")
         n = len(crops_bgr)
-        views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in self.corner_shifts])
+        shifts = self.corner_shifts if shifts is None else shifts
+        views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
         out = _run_batch(self.corners, self.corner_input, self.corner_batch, views)
         readings = []
-        for k in range(len(self.corner_shifts)):
+        for k in range(len(shifts)):
             both = out[2 * n * k:2 * n * (k + 1)]
             if self.back_index is not None:
                 readings.append(corners_for_faces(both[:n], both[n:], self.back_index))
@@ -692,12 +697,12 @@ class CardDetector:
 
     def name_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:
-        """Detections for boxes already found (``classes``: 0 face, 1 back), best first.
+        """Detections for boxes already found (``classes``: 0 face, 1 back, 2 an outline), best first.
 
         Public so that a test harness with true boxes (the table evaluation's
         classifier mode) names them exactly as :meth:`detect` does.
         """
-        read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes == 0)[0]
+        read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes != BACK_CLASS)[0]
         readings = self.readings(image_bgr, boxes[read], 4)
         result: list[Detection] = []
         named: set[int] = set()
@@ -706,7 +711,7 @@ class CardDetector:
                 continue
             named.add(int(i))
             box = tuple(float(v) for v in boxes[i])
-            said_back = classes[i] != 0
+            said_back = classes[i] == BACK_CLASS
             (name, prob), others = readings[k][0], readings[k][1:]
             faces = [(n, p) for n, p in readings[k] if n != "back"]
             # a back keeps the classifier's face readings as runners-up: where the rules forbid a
@@ -718,14 +723,14 @@ class CardDetector:
                     result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i]), face_alts))
                     continue
                 (name, prob), others = faces[0], faces[1:]
-            if scores[i] == OUTLINE_SCORE and (name == "back" or prob < self.outline_min_prob):
+            if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
                 continue  # an outline named weakly or as a back: no card the detector missed
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts))
                 continue
             result.append(Detection(name, float(scores[i] * prob), box, prob, float(scores[i]),
                                     tuple((n, float(scores[i] * p)) for n, p in others[:3] if n != "back")))
-        for i in np.nonzero(classes != 0)[0]:
+        for i in np.nonzero(classes == BACK_CLASS)[0]:
             if int(i) not in named:
                 result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,
                                         float(scores[i])))
