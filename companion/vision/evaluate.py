@@ -276,7 +276,7 @@ def evaluate_designs(detector: CardDetector, height: int = 90, names: list[str] 
         readings = {"whole": whole}
         if detector.corners is not None:
             readings["corners"] = detector.corner_readings(batch)
-            readings["mixed"] = detector.mix(whole, readings["corners"])
+            readings["mixed"] = detector.classify_crops(batch)  # as the detector reads a card (side suits too)
         else:
             readings["mixed"] = whole
         back = detector.back_index
