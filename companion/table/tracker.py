@@ -114,6 +114,8 @@ class TrackerConfig:
     min_vote_share: float = 0.6  # the winning label's share of a track's detections
     iou_match: float = 0.3  # association of a detection with a track
     track_patience: float = 0.8  # seconds a track survives unseen (a hand over the card, a flicker)
+    replaced_missed: int = 3  # frames a finished hand's card goes unseen before another reading there is
+    # another card (see TableTracker._replaced)
     anchor_iou: float = 0.25  # a stable track this close to an anchor is that card
     relabel_iou: float = 0.6  # ... even under another label when this close
     finished_seconds: float = 1.2  # none of a finished hand's cards seen this long: they were swept
@@ -305,7 +307,7 @@ class TableTracker:
         for ti, track in enumerate(self.tracks):
             for di, det in enumerate(dets):
                 overlap = iou(track.box, det.box)
-                if overlap >= cfg.iou_match:
+                if overlap >= cfg.iou_match and not self._replaced(track, det):
                     # prefer the same label when two detections overlap one track
                     bonus = 0.05 if det.label in track.votes else 0.0
                     pairs.append((overlap + bonus, ti, di))
@@ -337,6 +339,16 @@ class TableTracker:
             if track.anchor is not None and track.missed == 0:
                 track.anchor.last_t = frame.t
                 track.anchor.box = track.box
+
+    def _replaced(self, track: Track, det: Detection) -> bool:
+        """A card of a finished hand, unseen for a moment, and now something else read at its place: the
+        new deal's card put where the old one lay (the vira turned where the last one was), not the old
+        card seen again.  Joined to the old card's track, the new vira was taken for the finished hand's
+        card until its readings outvoted the old ones, six seconds later; the new hand's first plays came
+        first and were shown as late cards of the finished hand (rendered seed 2, a whole hand lost).
+        A new track decides on its own readings: the old card, truly seen again, finds its anchor."""
+        return (track.anchor is not None and track.anchor.kind == "finished"
+                and track.missed >= self.config.replaced_missed and det.label != track.label)
 
     def undecided_before(self, t: float) -> bool:
         """Whether a card first seen before stream time ``t`` is still being

@@ -148,6 +148,16 @@ def test_a_card_put_down_after_the_hand_ended_is_no_vira():
     assert alert.flags == ["after_hand"] and alert.event["card"] == "KC" and alert.event["seat"] == 0
 
 
+def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once():
+    # The old vira's track outlived the moment the table was empty and took the new vira's readings:
+    # the new hand began only once they outvoted the old ones, after its first plays (rendered seed 2).
+    s = run_stream("vira_replaced")
+    got = events(s)
+    assert got[9] == {"type": "hand", "dealer": 0, "vira": "KD"}
+    assert got[10:] == [{"type": "play", "seat": 1, "card": "3S"}]
+    assert not s.fusion.alerts and not s.fusion.pending
+
+
 def test_the_closing_fold_gives_the_stake_to_the_team_ahead_on_tricks():
     view = TableView(4, frozenset(), True, True, 3, frozenset(), 0, turns=(3,), mano=1, trick_winners=(1,))
     assert closing_event(view) == {"type": "fold", "seat": 0}  # seat 3 (team 1, ahead) is due: team 0 folds
