@@ -454,6 +454,7 @@ class TableTracker:
         current = view()
         self._expire_anchors(frame.t, current)
         self._check_cleared(frame, current, submit)
+        self._turned_up()
         cfg = self.config
         ready = [t for t in self.tracks if not t.decided and (
             (t.hits >= cfg.min_frames and (t.strong_hits or t.hits >= cfg.weak_frames))
@@ -467,6 +468,19 @@ class TableTracker:
                 continue
             self._decide(track, frame.t, view, submit)
         return revised or self._gave_way
+
+    def _turned_up(self) -> None:
+        """A card set aside as dealt face down (a back in a seat's zone while no hand runs) that the
+        detector now reads as a face, more often than as a back, is looked at again as a face.  Why: a
+        card being put down is often boxed as a back for its first frames (the hand over it, the card
+        still turning); set aside then, the first card of a hand without a vira never opened the hand,
+        the next card did, and every seat after it was one off (rendered seed 3, a Mineiro hand)."""
+        for track in self.tracks:
+            anchor = track.anchor
+            if (track.decided and anchor is not None and anchor.kind == "ignored" and anchor.label == BACK
+                    and track.label != BACK):
+                self.anchors.remove(anchor)
+                track.anchor, track.decided = None, False
 
     def _read_again(self, view: ViewFn) -> bool:
         """A card (or vira) proposed with a doubt keeps being looked at while it

@@ -158,6 +158,14 @@ def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once
     assert not s.fusion.alerts and not s.fusion.pending
 
 
+def test_a_first_card_boxed_as_a_back_while_put_down_still_opens_the_hand():
+    # Set aside as a card dealt face down, it never opened the hand; the next card did, one seat off
+    # (rendered seed 3, a Mineiro hand).
+    s = run_stream("back_first", variant="mineiro")
+    assert events(s) == [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "QD"},
+                         {"type": "play", "seat": 1, "card": "7C"}]
+
+
 def test_the_closing_fold_gives_the_stake_to_the_team_ahead_on_tricks():
     view = TableView(4, frozenset(), True, True, 3, frozenset(), 0, turns=(3,), mano=1, trick_winners=(1,))
     assert closing_event(view) == {"type": "fold", "seat": 0}  # seat 3 (team 1, ahead) is due: team 0 folds
