@@ -47,7 +47,8 @@ class BoardCommand:
         if self.action in ("confirm", "reject", "choose") and not self.pending_id:
             raise ValueError(f"{self.action} needs the id of a pending confirmation")
         if self.action == "choose" and not (isinstance(self.index, int) and self.index >= 1):
-            raise ValueError("choose needs the index (1, 2, ...) of one of the card's other readings")
+            raise ValueError("choose needs the index (1, 2, ...) of one of the alternatives offered "
+                             "(a card's other readings, or the seats that could have made a call)")
         if self.action == "event" and not (isinstance(self.event, dict) and self.event.get("type")):
             raise ValueError("an 'event' command needs a table-log event with a type")
 

@@ -8,12 +8,13 @@ table where nobody ever answers.  A live table answers: the companion asks
 player from the renderer's ground truth, so the evaluation can report what a
 table that answers ends up with, and how often it had to answer.
 
-It answers only questions about what a camera card is (a play or a new hand's
-vira read weakly, or read again), and names impossible cards it shows.  A card
-it settles unasked (``~``, see ``Fusion.settles``) is left alone, as a table
-would; every other doubt (a call the speech matcher doubts, a table cleared
-early) is left to the timeout, since the rendered truth does not say what a
-player would answer there.  The player looks at the card where the companion saw it:
+It answers questions about what a camera card is (a play or a new hand's
+vira read weakly, or read again), names impossible cards it shows, and says who
+made a call both teams could have made (the session's transcript says who said
+each call).  A card it settles unasked (``~``, see ``Fusion.settles``) is left
+alone, as a table would; every other doubt (a call the speech matcher doubts
+for its words, a table cleared early) is left to the timeout, since the
+rendered truth does not say what a player would answer there.  The player looks at the card where the companion saw it:
 the true card whose box overlaps the proposal's box most, in the scene as it
 was when the question was asked (a trick may be gathered before the answer).
 """
@@ -51,6 +52,9 @@ class TableAnswers:
     states: Sequence[dict[str, Any]]  # the renderer's scene states (``session.json``'s "states")
     delay: float = 1.0
     min_iou: float = 0.3
+    # the calls said, as the transcript has them: (stream time, the true event) -- who said each
+    calls: Sequence[tuple[float, dict[str, Any]]] = ()
+    call_window: float = 2.0  # a call heard this many seconds from one said is that call
     counts: Counter = field(default_factory=Counter)
     _answered: set[int] = field(default_factory=set)
 
@@ -76,6 +80,11 @@ class TableAnswers:
     def __call__(self, session: Any, _image: Any, _frame: Any) -> None:
         fusion = session.fusion
         for prop in list(fusion.pending):
+            if (prop.id not in self._answered and self.calls and prop.source == "voice" and prop.alternatives
+                    and fusion.now - fusion.pending_since[prop.id] >= self.delay):
+                self._answered.add(prop.id)
+                self.speaker(fusion, prop)
+                continue
             if prop.id in self._answered or not self.asked(fusion, prop):
                 continue
             if fusion.now - fusion.pending_since[prop.id] < self.delay:
@@ -112,6 +121,25 @@ class TableAnswers:
                 ok = fusion.enter({**alert.event, key: truth}, "typed") if self._due(fusion, alert) else False
                 said = "alert_typed"
             self.counts[said if ok else "alert_refused"] += 1
+
+    def speaker(self, fusion: Any, prop: Proposal) -> None:
+        """Who made the call ``prop`` (asked because both teams could have made it): the seat of the
+        call of that kind said nearest in time.  Confirmed when the companion named it, chosen when
+        it is among the seats offered; when no such call was said, nobody answers (the timeout)."""
+        said = [(abs(t - prop.t), e) for t, e in self.calls
+                if e.get("type") == prop.event.get("type") and abs(t - prop.t) <= self.call_window]
+        if not said:
+            self.counts["call_left"] += 1
+            return
+        seat = min(said, key=lambda x: x[0])[1].get("seat")
+        if seat == prop.event.get("seat"):
+            fusion.confirm("voice", prop.id)
+            self.counts["call_confirmed"] += 1
+        elif f"seat {seat}" in prop.alternatives:
+            fusion.choose(prop.alternatives.index(f"seat {seat}") + 1, "key", prop.id)
+            self.counts["call_chosen"] += 1
+        else:
+            self.counts["call_left"] += 1
 
     @staticmethod
     def _due(fusion: Any, alert: Proposal) -> bool:

@@ -275,7 +275,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
     transcript = script.transcript()
     lang = script.lang
     deck = tuple(resolve(spec.variant).deck_cards)  # what `companion replay` tells the classifier
-    answers = TableAnswers(meta["states"], answer) if answer is not None else None
+    answers = (TableAnswers(meta["states"], answer, calls=[(c["t"], c["truth"]) for c in transcript])
+               if answer is not None else None)
     if mode == "classifier":
         from companion.table.render_session import SessionRenderer
         from companion.table.simulate import TrueBoxesClassifier
@@ -397,7 +398,9 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
         for r in rows:
             said.update(r.get("answers", {}))
         out["answers"] = dict(sorted(said.items()))
-        out["answers_per_hand"] = round(sum(said.values()) / hands, 2) if hands else None
+        # ("left": asked, and nobody could tell, so nobody answered)
+        answered = sum(n for k, n in said.items() if not k.endswith("left"))
+        out["answers_per_hand"] = round(answered / hands, 2) if hands else None
     out["by_variant"] = {v: tally(sub) for v, sub in _groups(rows, lambda r: r["variant"]).items()}
     out["cards_right_by_design"] = {
         d: f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"

@@ -244,7 +244,7 @@ class Fusion:
                 (self.confirm if obs.answer == "yes" else self.reject)(by="voice")
             return
         for item in obs.events:
-            event = {k: v for k, v in item.items() if k not in ("confidence", "decision", "t", "words")}
+            event = {k: v for k, v in item.items() if k not in ("confidence", "decision", "t", "words", "seats")}
             if "event" in item and isinstance(item["event"], dict):
                 event = dict(item["event"])
             decision = item.get("decision", "apply")
@@ -258,8 +258,12 @@ class Fusion:
             elif conf < self.config.apply_confidence:
                 flags.append("low_confidence")
             t = float(item.get("t", obs.t))
-            self.submit(Proposal(event, t, conf, "voice", flags, f"heard '{obs.words}'" if obs.words else "",
-                                 True, self.now, said=obs.words or None))
+            reason = f"heard '{obs.words}'" if obs.words else ""
+            speakers = [f"seat {s}" for s in item.get("seats") or () if s != event.get("seat")]
+            if speakers:
+                reason += ("; " if reason else "") + "who said it?"
+            self.submit(Proposal(event, t, conf, "voice", flags, reason, True, self.now, said=obs.words or None,
+                                 alternatives=speakers))
 
     def hear_words(self, t: float, words: Any, source: str = "transcript") -> None:
         """Words heard at ``t``, to be interpreted when their turn comes."""
@@ -677,7 +681,12 @@ class Fusion:
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
         """Confirm a pending card (a play, or a new hand's vira) under one of
-        its other readings (1 = the first alternative shown).  With nothing
+        its other readings (1 = the first alternative shown), or a call both
+        teams could have made for another of the seats that could have made it
+        ("who said it? [or 1: seat 0, 2: seat 2]": one microphone cannot tell
+        voices apart; rejecting and typing the call was the only way before,
+        and a truco put in the wrong pica-pica duel sent that duel's cards to
+        the wrong seats).  With nothing
         pending (or ``pid`` naming one), it names the latest impossible card
         shown (an alert: "! seat 5 plays JC (already out) [or 1: AC, 2: KC, 3: 7C]")
         instead: see :meth:`_name_alert`."""
@@ -689,10 +698,14 @@ class Fusion:
         if prop is None or not 1 <= index <= len(prop.alternatives):
             self._say("no such reading to choose")
             return False
-        key = card_key(prop.event)
-        card = prop.alternatives[index - 1]
-        prop.alternatives = [c for c in prop.alternatives if c != card] + [prop.event[key]]
-        prop.event = {**prop.event, key: card}
+        choice = prop.alternatives[index - 1]
+        if prop.event.get("type") in CARD_EVENTS:
+            key = card_key(prop.event)
+            prop.alternatives = [c for c in prop.alternatives if c != choice] + [prop.event[key]]
+            prop.event = {**prop.event, key: choice}
+        else:  # a call both teams could have made: the seat that made it ("seat 2")
+            prop.alternatives = [c for c in prop.alternatives if c != choice] + [f"seat {prop.event['seat']}"]
+            prop.event = {**prop.event, "seat": int(choice.split()[-1])}
         self._changed()
         return self.confirm(by, prop.id)
 

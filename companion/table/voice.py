@@ -49,7 +49,9 @@ class VoiceInterpreter:
                 when = t if heard.time is None or isinstance(words, str) else heard.time
                 events.append({"event": dict(heard.event), "confidence": float(heard.confidence),
                                "decision": heard.decision, "t": when,
-                               "reasons": list(heard.reasons)})
+                               "reasons": list(heard.reasons),
+                               # both teams could have said it: every seat that could have (the table is asked)
+                               "seats": list(heard.seats) if heard.needs_seat_question else []})
             return VoiceObservation(t, text, tuple(events), None, None, source)
         if pending:
             answer = self.matcher.confirmation(words)

@@ -129,3 +129,25 @@ def test_a_doubt_about_the_seat_is_left_to_the_reordering_and_the_timeout():
     fusion.submit(Proposal({"type": "play", "seat": 0, "card": "4C"}, 2.0, flags=["wrong_seat"], box=BOX_A))
     _run(fusion, answers, 3.5)
     assert len(fusion.pending) == 1 and not answers.counts
+
+
+def test_the_table_says_who_made_a_call_both_teams_could_have_made():
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
+                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=None), first_dealer=2)
+    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
+                  {"type": "hand", "dealer": 3}):
+        assert fusion.enter(event)
+    from companion.table.voice import VoiceInterpreter
+
+    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    calls = [(2.0, {"type": "raise", "seat": 2, "to": 2}), (5.0, {"type": "raise", "seat": 4, "to": 2})]
+    answers = TableAnswers([], delay=0.5, calls=calls)
+    fusion.hear_words(2.0, "truco")  # the companion names seat 4; seat 2 said it
+    _run(fusion, answers, 4.0)
+    assert fusion.log.events[-1] == {"type": "raise", "seat": 2, "to": 2}
+    assert answers.counts == {"call_chosen": 1}
+    fusion.hear_words(5.0, "quiero")
+    fusion.hear_words(5.5, "truco")  # named right this time (seat 4's duel is the first with no bet)
+    _run(fusion, answers, 8.0)
+    assert fusion.log.events[-1]["type"] == "raise" and fusion.log.events[-1]["seat"] == 4
+    assert answers.counts == {"call_chosen": 1, "call_confirmed": 1}

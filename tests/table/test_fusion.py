@@ -509,3 +509,40 @@ def test_two_sure_readings_alike_stay_when_the_zones_do_not_say_otherwise():
     assert not fusion.retake_fits_zones(fusion.log.game, "7S", "6D", 1)
     assert not fusion.view().retake_fits("7S", "6D", 1)
     assert not fusion.retake_fits_zones(fusion.log.game, "9S", "6D", 1)  # no such card in the hand
+
+
+def _pica_pica() -> Fusion:
+    """A six-player Argentine match at its second deal, a pica-pica (three duels): "truco" may come
+    from any seat whose duel has no bet yet, of either team."""
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
+                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=None), first_dealer=2)
+    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
+                  {"type": "hand", "dealer": 3}):
+        assert fusion.enter(event)
+    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    return fusion
+
+
+def test_a_call_either_team_could_have_made_offers_every_seat_that_could_have():
+    # One microphone cannot tell who spoke.  A rendered pica-pica hand put a truco in the wrong duel,
+    # its "no quiero" ended that duel, and the last duel's six cards went to the wrong two seats; the
+    # table could only reject the call and type it again.  Now one key names the seat.
+    fusion = _pica_pica()
+    fusion.hear_words(2.0, "truco")
+    fusion.tick(3.0)
+    (prop,) = fusion.pending
+    assert prop.event == {"type": "raise", "seat": 4, "to": 2}
+    assert prop.alternatives == ["seat 0", "seat 1", "seat 2", "seat 3", "seat 5"]
+    assert "who said it?" in prop.describe() and "[or 1: seat 0, 2: seat 1" in prop.describe()
+    assert fusion.choose(3)
+    assert fusion.log.events[-1] == {"type": "raise", "seat": 2, "to": 2}
+    assert not fusion.pending
+
+
+def test_a_call_only_one_seat_could_have_made_offers_no_seats():
+    fusion = _fusion(hold=0.5, voice_hold=0.5)
+    fusion.interpreter = VoiceInterpreter("pt", "paulista").interpret
+    fusion.hear_words(2.0, "truco")
+    fusion.tick(3.0)
+    assert fusion.log.events[-1] == {"type": "raise", "seat": 0, "to": 3} and not fusion.pending
+    assert not fusion.choose(1)  # nothing to choose
