@@ -128,6 +128,7 @@ class TrackerConfig:
     vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
     settle_confidence: float = 0.2  # a card read below this waits 2 x min_frames (as a disputed reading)
     centre_play_confidence: float = 0.15  # a face-up card by the deck during a hand read below this is no play
+    pile_share: float = 0.8  # ... nor one read below it with this share of its box over cards already played
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
     # two cards of a hand read alike: the card applied earlier gives the name up (it is renamed, see
     # companion.table.amend) when the new card was read so in this share of its frames or more ...
@@ -789,6 +790,15 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["by_deck"], "a barely readable card by the deck, not in front of a seat", blocking=False)
             return
+        elif conf < self.config.centre_play_confidence and self._over_plays(track) >= self.config.pile_share:
+            # A barely readable box lying over cards already played in this hand is the pile boxed
+            # again (one card half under another, boxed as one), not a new card: applied, it took a
+            # seat's turn and every later card of the trick went to the seat after its own (rendered
+            # seed 3, a six-player Paulista hand).  Shown, not applied.
+            self._anchor(track, "flagged")
+            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
+                    ["pile"], "a barely readable box over cards already played", blocking=False)
+            return
         if self._same_moment_twin(track, zone):
             self._anchor(track, "flagged")
             propose({"type": "play", "seat": zone, "card": label}, ["twin_box"],
@@ -875,6 +885,19 @@ class TableTracker:
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
         propose(event, flags, reason, retakes=retakes)
+
+    def _over_plays(self, track: Track) -> float:
+        """The share of ``track``'s box that lies over cards played in the running hand (a grid of
+        points, each inside one of their boxes or not)."""
+        boxes = [a.box for a in self.anchors if a.kind == "play" and a.hand == self._view_hand
+                 and a.track_id != track.id]
+        if not boxes:
+            return 0.0
+        x1, y1, x2, y2 = track.box
+        xs = [x1 + (x2 - x1) * (i + 0.5) / 10 for i in range(10)]
+        ys = [y1 + (y2 - y1) * (j + 0.5) / 10 for j in range(10)]
+        inside = sum(1 for x in xs for y in ys if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes))
+        return inside / 100.0
 
     def _same_moment_twin(self, track: Track, zone: int | None) -> bool:
         """A surer card, proposed as a play, first seen in the same frame as ``track``, overlapping it,

@@ -166,6 +166,15 @@ def test_a_first_card_boxed_as_a_back_while_put_down_still_opens_the_hand():
                          {"type": "play", "seat": 1, "card": "7C"}]
 
 
+def test_a_barely_readable_box_over_cards_already_played_is_no_play():
+    # The pile boxed again took a seat's turn, and every later card of the trick went to the seat
+    # after its own (rendered seed 3, a six-player Paulista hand).
+    s = run_stream("pile_ghost", fusion=FusionConfig(**UNATTENDED.__dict__))  # nobody answers
+    assert events(s)[5:] == [{"type": "play", "seat": 3, "card": "4C"}, {"type": "play", "seat": 0, "card": "4D"},
+                             {"type": "play", "seat": 1, "card": "4S"}]
+    assert [a.flags[0] for a in s.fusion.alerts] == ["pile"]
+
+
 def test_the_closing_fold_gives_the_stake_to_the_team_ahead_on_tricks():
     view = TableView(4, frozenset(), True, True, 3, frozenset(), 0, turns=(3,), mano=1, trick_winners=(1,))
     assert closing_event(view) == {"type": "fold", "seat": 0}  # seat 3 (team 1, ahead) is due: team 0 folds
