@@ -85,7 +85,8 @@ def _glyphs(args: argparse.Namespace) -> int:
 
     def work() -> list[str]:
         count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start,
-                                    rank_size=tuple(args.rank_size))
+                                    rank_size=tuple(args.rank_size),
+                                    low_res=None if args.low_res is None else tuple(args.low_res))
         return [f"{count} glyph corners -> {args.out}"]
 
     return _timed(work, (RuntimeError, ValueError))
@@ -161,6 +162,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--workers", type=int, default=1)
     g.add_argument("--rank-size", type=float, nargs=2, default=[0.14, 0.32], metavar=("LOW", "HIGH"),
                    help="the rank's type size, shares of the view (default: glyphs-v1's; 0.14 0.5 adds big letters)")
+    g.add_argument("--low-res", type=int, nargs=2, default=None, metavar=("LOW", "HIGH"),
+                   help="shrink each corner to this many pixels a side and enlarge it back (a table camera's "
+                        "small cards; default: drawn sharp)")
     g.set_defaults(func=_glyphs)
     k = sub.add_parser("corners", help="cut both index corners of classifier crops, for the corner classifier")
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")

@@ -39,13 +39,19 @@ def _font(path: str, size: int):
 
 
 def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
-                 rank_size: tuple[float, float] = RANK_SIZE) -> np.ndarray:
+                 rank_size: tuple[float, float] = RANK_SIZE,
+                 low_res: tuple[int, int] | None = None) -> np.ndarray:
     """One corner view (size x size BGR) of ``card``: its index drawn in a random face, a body beside it.
 
     ``rank_size``: the rank's type size as shares of the view, drawn uniformly.
     The default is what glyphs-v1 (models v7) drew; ``(0.14, 0.5)`` adds the
     big letters of a minimalist deck (``tango_nuevo``'s "A" fills a third of
     the view, and the v7 corners read its "3" as a 2, its "J" as a 7).
+
+    ``low_res``: the view's true resolution, drawn uniformly in pixels a side;
+    the corner is shrunk to it and enlarged back, as a card 60-90 pixels tall
+    in a 640x480 table frame is (its corner view holds some 30 pixels of image
+    enlarged to 64).  None (the default, glyphs-v1 and v2): drawn sharp.
     """
     from PIL import Image, ImageDraw
 
@@ -113,6 +119,10 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
     m[:, 2] += rng.normal(0, s * 0.03, 2)
     arr = cv2.warpAffine(arr, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
     arr = cv2.resize(arr, (size, size), interpolation=cv2.INTER_AREA)
+    if low_res is not None:
+        side = int(rng.integers(low_res[0], low_res[1] + 1))
+        small = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
+        arr = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.4:
         k = float(rng.uniform(0.3, 1.1))
         arr = cv2.GaussianBlur(arr, (0, 0), k)
@@ -125,7 +135,7 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
 
 
 def _worker(args: tuple[str, str, int, int, int, tuple[float, float]]) -> int:
-    family, out, start, stop, seed, rank_size = args
+    family, out, start, stop, seed, rank_size, low_res = args
     cv2.setNumThreads(1)
     cards = list(FRENCH_CARDS)
     n = 0
@@ -134,13 +144,14 @@ def _worker(args: tuple[str, str, int, int, int, tuple[float, float]]) -> int:
         card = cards[int(rng.integers(len(cards)))]
         folder = Path(out) / card
         folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), glyph_corner(card, rng, rank_size=rank_size), [cv2.IMWRITE_JPEG_QUALITY, 92])
+        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), glyph_corner(card, rng, rank_size=rank_size, low_res=low_res), [cv2.IMWRITE_JPEG_QUALITY, 92])
         n += 1
     return n
 
 
 def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: int = 0, workers: int = 1,
-                        start: int = 0, rank_size: tuple[float, float] = RANK_SIZE) -> int:
+                        start: int = 0, rank_size: tuple[float, float] = RANK_SIZE,
+                        low_res: tuple[int, int] | None = None) -> int:
     """Write ``n`` glyph corners to ``out/<CARD>/`` (a classifier's train folder); returns the count."""
     if family != "french":
         raise ValueError("glyph corners are drawn for French indices (Spanish corners carry the pinta, not a sign)")
@@ -148,8 +159,11 @@ def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: i
         raise RuntimeError("no TrueType or OpenType faces installed (see datasets/README.md for the packages)")
     if not 0.0 < rank_size[0] <= rank_size[1] <= 0.8:
         raise ValueError(f"rank_size must be 0 < low <= high <= 0.8 (shares of the view), got {rank_size!r}")
+    if low_res is not None and not 8 <= low_res[0] <= low_res[1] <= CORNER:
+        raise ValueError(f"low_res must be 8 <= low <= high <= {CORNER} (pixels a side), got {low_res!r}")
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
-    chunks = [(family, str(out), a, min(a + step, start + n), seed, tuple(rank_size)) for a in range(start, start + n, step)]
+    chunks = [(family, str(out), a, min(a + step, start + n), seed, tuple(rank_size),
+               None if low_res is None else tuple(low_res)) for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_worker(c) for c in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -342,3 +342,25 @@ def test_glyph_corners_draw_big_letters_when_asked(tmp_path, capsys):
     assert len(list((tmp_path / "g").glob("*/*.jpg"))) == 4
     assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "h"), "--rank-size", "0.5", "0.2"]) == 1
     assert "rank_size must be" in capsys.readouterr().err
+
+
+def test_glyph_corners_drawn_at_a_table_cameras_resolution_when_asked(tmp_path, capsys):
+    """``low_res`` shrinks the corner to that many pixels a side and enlarges it back, as a table
+    camera's small cards are: the fine detail (sharp letter edges) is gone, the size is the same."""
+    import cv2
+
+    from companion.synth import glyphs
+
+    def detail(low_res):
+        total = 0.0
+        for seed in range(8):
+            img = glyphs.glyph_corner("7S", np.random.default_rng(seed), rank_size=(0.3, 0.5), low_res=low_res)
+            assert img.shape == (CORNER, CORNER, 3)
+            total += float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+        return total
+
+    assert detail((16, 16)) < 0.5 * detail(None)
+    assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "g"), "--low-res", "24", "44"]) == 0
+    assert len(list((tmp_path / "g").glob("*/*.jpg"))) == 4
+    assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "h"), "--low-res", "4", "44"]) == 1
+    assert "low_res must be" in capsys.readouterr().err
