@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.table.engine_view import MemoryTableLog
-from companion.table.fusion import FusionConfig
+from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import FrameDetections, read_stream
 from companion.table.replay import UNATTENDED
 from companion.table.session import SessionConfig, TableSession
@@ -46,3 +46,17 @@ def run_frames(frames: Iterable[FrameDetections], variant: str = "paulista", fir
 
 def events(session: TableSession) -> list[dict[str, Any]]:
     return list(session.log.events)  # type: ignore[attr-defined]
+
+
+def pica_pica() -> Fusion:
+    """Fusion (with the Spanish call interpreter) over a six-player Argentine match at its second deal, a
+    pica-pica (three duels): "truco" may come from any seat whose duel has no bet yet, of either team."""
+    from companion.table.voice import VoiceInterpreter
+
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
+                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=None), first_dealer=2)
+    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
+                  {"type": "hand", "dealer": 3}):
+        assert fusion.enter(event)
+    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    return fusion

@@ -10,6 +10,8 @@ from companion.table.engine_view import MemoryTableLog
 from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import Proposal
 
+from .streams import pica_pica
+
 MATCH = {"type": "match", "variant": "paulista", "players": 4}
 BOX_A, BOX_B, BOX_C = (100.0, 100.0, 160.0, 180.0), (300.0, 100.0, 360.0, 180.0), (200.0, 300.0, 260.0, 380.0)
 STATES = [
@@ -132,14 +134,7 @@ def test_a_doubt_about_the_seat_is_left_to_the_reordering_and_the_timeout():
 
 
 def test_the_table_says_who_made_a_call_both_teams_could_have_made():
-    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
-                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=None), first_dealer=2)
-    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
-                  {"type": "hand", "dealer": 3}):
-        assert fusion.enter(event)
-    from companion.table.voice import VoiceInterpreter
-
-    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    fusion = pica_pica()
     calls = [(2.0, {"type": "raise", "seat": 2, "to": 2}), (5.0, {"type": "raise", "seat": 4, "to": 2})]
     answers = TableAnswers([], delay=0.5, calls=calls)
     fusion.hear_words(2.0, "truco")  # the companion names seat 4; seat 2 said it

@@ -8,6 +8,8 @@ from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import Proposal, VoiceObservation
 from companion.table.voice import VoiceInterpreter
 
+from .streams import pica_pica
+
 MATCH = {"type": "match", "variant": "paulista", "players": 4}
 
 
@@ -511,23 +513,11 @@ def test_two_sure_readings_alike_stay_when_the_zones_do_not_say_otherwise():
     assert not fusion.retake_fits_zones(fusion.log.game, "9S", "6D", 1)  # no such card in the hand
 
 
-def _pica_pica() -> Fusion:
-    """A six-player Argentine match at its second deal, a pica-pica (three duels): "truco" may come
-    from any seat whose duel has no bet yet, of either team."""
-    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
-                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=None), first_dealer=2)
-    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
-                  {"type": "hand", "dealer": 3}):
-        assert fusion.enter(event)
-    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
-    return fusion
-
-
 def test_a_call_either_team_could_have_made_offers_every_seat_that_could_have():
     # One microphone cannot tell who spoke.  A rendered pica-pica hand put a truco in the wrong duel,
     # its "no quiero" ended that duel, and the last duel's six cards went to the wrong two seats; the
     # table could only reject the call and type it again.  Now one key names the seat.
-    fusion = _pica_pica()
+    fusion = pica_pica()
     fusion.hear_words(2.0, "truco")
     fusion.tick(3.0)
     (prop,) = fusion.pending
