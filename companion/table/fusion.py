@@ -125,6 +125,7 @@ class Fusion:
         self._version = 0
         self._view_cache: tuple[int, TableView] | None = None
         self._game_cache: tuple[int, Any] | None = None
+        self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
 
     # --- plumbing ---------------------------------------------------------------------------
     @property
@@ -341,6 +342,8 @@ class Fusion:
                 continue
             if head.id in self.pending_since and self._reorder_by_zones(head):
                 continue
+            if head.id in self.pending_since and self._reread_for_zones(head):
+                continue
             if head.id in self.pending_since and head.flags == ["illegal"]:
                 # refused by the engine only: what came in before it may have made it legal
                 try:
@@ -440,6 +443,62 @@ class Fusion:
         self._say("cards were seen out of order: their seats follow their zones")
         return True
 
+    def _reread_for_zones(self, head: Proposal) -> bool:
+        """A card held because it lies in another seat's zone than the engine's turn, when an unsure
+        card of the hand read as one of its other readings would put it, and the plays before it, in
+        their seats' zones: that card is renamed (the hand goes in again after it, see
+        companion.table.amend) and the held card takes the seat of its zone.
+
+        Why: a misread trick winner (a manilha read as the card below it) hands the next trick's lead
+        to the wrong seat, and every card of that trick then lies in the zone beside the one the
+        engine names (a rendered six-player Clean-28 hand: seat 2's 3H, the manilha of hearts, read 2H
+        at 0.06, and all six cards of the next trick two seats off).  Only a card that was itself in
+        doubt (asked about or read again) is renamed, only to one of its own readings, only when at
+        least two plays fewer lie outside their zones, and only when one renaming does it best (in
+        session 9, renaming on the next trick's first card alone picked the wrong card both times).
+        Each held card is looked at once."""
+        if (head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE)
+                or head.id in self._reread_tried):
+            return False
+        self._reread_tried.add(head.id)
+        gains: list[tuple[int, str, str]] = []
+        for entry in reversed(self.applied):
+            if entry.event.get("type") == "hand":
+                break
+            prop, card = entry.proposal, entry.event.get("card")
+            if (prop is None or prop.source != "vision" or not card or not prop.alternatives
+                    or not {"low_confidence", "reread"} & set(prop.flags)):
+                continue
+            for name in prop.alternatives:
+                gain = self._zone_gain(self.game, card, name, head.zone)
+                if gain is not None and gain >= 2:
+                    gains.append((gain, card, name))
+        if not gains:
+            return False
+        gains.sort(reverse=True)
+        if len(gains) > 1 and gains[1][0] == gains[0][0]:
+            return False  # two renamings fit as well: the zones cannot tell which card was misread
+        _, card, name = gains[0]
+        again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
+        if again is None:
+            return False
+        for _ in again:
+            self.log.undo(source="amend")
+            self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
+        self._say(f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
+        for event in again:
+            outcomes = self.log.record(event, source="amend")
+            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
+            self.applied.append(entry)
+            self._emit("applied", entry=entry)
+        view = view_of(self.game, self.first_dealer)
+        if head.zone in view.turns:
+            head.event["seat"] = head.zone
+            head.flags = [f for f in head.flags if f != "wrong_seat"]
+            self.pending_since.pop(head.id, None)
+        self._changed()
+        return True
+
     def _zone_misses(self, order: list[Proposal]) -> tuple[int, list[int]] | None:
         """Plays in this order from the applied game: how many lie outside the zone of the seat
         the engine gives them, and those seats (None: the engine refuses the order)."""
@@ -531,13 +590,20 @@ class Fusion:
         names.  Measured on a rendered four-player Clean-28 hand: four plays in a row outside their
         seats' zones, none after the renaming; on both seeds' recorded streams it was asked four
         times and said yes once, the one time the earlier card was the misread."""
+        gain = self._zone_gain(game, card, name, zone)
+        return gain is not None and gain >= 2
+
+    def _zone_gain(self, game: Any, card: str, name: str, zone: int | None) -> int | None:
+        """How many fewer of the running hand's camera plays after ``card``, and of a card now put down
+        in ``zone``, lie outside the zone of the seat the engine gives them once ``card`` is renamed
+        ``name`` (None: ``card`` is not in the running hand, or the renamed hand does not go in)."""
         tail = hand_tail(game, card)
         if tail is None:
-            return False
+            return None
         renamed = copy.deepcopy(game)
         again = rename_in_hand(renamed, card, name, self.first_dealer)
         if again is None:
-            return False
+            return None
         zones = self._hand_zones()
 
         def misses(events: list[dict[str, Any]], after: Any) -> int:
@@ -547,7 +613,7 @@ class Fusion:
             seat = zone if zone in view.turns else view.turn
             return n + (zone not in (None, CENTRE) and seat is not None and zone != seat)
 
-        return misses(again, renamed) + 2 <= misses(tail, game)
+        return misses(tail, game) - misses(again, renamed)
 
     def _hand_zones(self) -> dict[str, int]:
         """The zone each face-up camera play of the running hand lies in, by card: the applied ones (back

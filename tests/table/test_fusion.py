@@ -536,3 +536,42 @@ def test_a_call_only_one_seat_could_have_made_offers_no_seats():
     fusion.tick(3.0)
     assert fusion.log.events[-1] == {"type": "raise", "seat": 0, "to": 3} and not fusion.pending
     assert not fusion.choose(1)  # nothing to choose
+
+
+def test_an_unsure_trick_winner_is_read_again_when_the_next_tricks_cards_lie_a_seat_off():
+    """Seat 1's 6D (a manilha under vira 5H) went in, unsure, as 7S: seat 2's KD took trick 1 and the
+    engine gave seat 2 the lead.  Seat 1 leads QC in its zone (held a seat off, then applied for seat 2
+    when nobody answers), and seat 2 puts 4H in its own much later: a second card a seat off.  Read as 6D, its next reading, seat 1's card wins trick 1 and both cards
+    lie in their seats' zones: it is renamed, and the held card goes in for its zone's seat."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    unsure = {"flags": ["low_confidence"], "alternatives": ["6D", "7C"], "confidence": 0.3}
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "7S"), (2, "KD"), (3, "JH")]):
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat, **(unsure if card == "7S" else {})))
+    fusion.submit(_zoned(2, "QC", 8.0, 1, flags=["wrong_seat"]))
+    fusion.submit(_zoned(3, "4H", 18.0, 2, flags=["wrong_seat"]))
+    for step in range(250):
+        fusion.tick(1.0 + step * 0.1)
+    assert fusion.log.game.events[1:] == [
+        _card(0, "4C", 0).event, _card(1, "6D", 0).event, _card(2, "KD", 0).event, _card(3, "JH", 0).event,
+        _card(1, "QC", 0).event, _card(2, "4H", 0).event]
+    assert any("7S was 6D" in m for m in fusion.messages)
+
+
+def test_a_sure_trick_winner_is_not_read_again_for_the_zones():
+    """The same cards with seat 1's 7S read surely: the zones alone rename no sure card (two cards read
+    alike, both surely, are the tracker's to bring up: see above)."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "7S"), (2, "KD"), (3, "JH")]):
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat, alternatives=["6D"] if card == "7S" else []))
+    fusion.submit(_zoned(2, "QC", 8.0, 1, flags=["wrong_seat"]))
+    fusion.submit(_zoned(3, "4H", 18.0, 2, flags=["wrong_seat"]))
+    for step in range(250):
+        fusion.tick(1.0 + step * 0.1)
+    assert fusion.log.game.events[2] == _card(1, "7S", 0).event
+    assert not any("was 6D" in m for m in fusion.messages)
