@@ -159,6 +159,9 @@ class Fusion:
                 if prop.words is not None or prop.event.get("seat") == -1 or "table_cleared" in prop.flags:
                     continue  # words are not events yet; a cleared table is only a guess
                 event = dict(prop.event)
+                if event.get("type") == "rename":  # a card in the hand read again (see _rename)
+                    rename_in_hand(game, event["card"], event["name"], self.first_dealer)
+                    continue
                 if prop.retakes is not None and hand_tail(game, event.get("card", "")) is not None:
                     # the card it retakes is renamed first (as _retake will), else it goes in as its fallback
                     if rename_in_hand(game, event["card"], prop.retakes[0], self.first_dealer) is None:
@@ -339,6 +342,12 @@ class Fusion:
                     self.unplaced.append(head)
                     self._say(f"heard '{said}': no call fits the game now")
                 self.hear(obs, record=False)
+                continue
+            if head.event.get("type") == "rename":
+                if self.now < head.t + self.config.hold:
+                    return
+                self.queue.pop(0)
+                self._rename(head)
                 continue
             if head.id in self.pending_since and self._reorder_by_zones(head):
                 continue
@@ -577,6 +586,36 @@ class Fusion:
             self.applied.append(entry)
             self._emit("applied", entry=entry)
         self._changed()
+
+    def _rename(self, prop: Proposal) -> None:
+        """The tracker read a card of the running hand as another since it went in (``prop.event``:
+        ``{"type": "rename", "card": X, "name": Y}``): X is renamed Y and the hand goes in again
+        after it (the log shows the undos), unless the table confirmed or typed X, the renamed hand
+        does not go in, or it puts more of its camera plays outside their seats' zones.  Nothing else
+        goes in."""
+        card, name = prop.event["card"], prop.event["name"]
+        prop.settled = True
+        self._changed()
+        for entry in reversed(self.applied):
+            if entry.event.get("type") == "hand":
+                break
+            if entry.event.get("card") == card and entry.resolved_by in ("confirm", "typed"):
+                return  # the table said what this card is: the camera does not overrule it
+        gain = self._zone_gain(self.game, card, name, None)
+        if gain is None or gain < 0:
+            return
+        again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
+        if again is None:
+            return
+        for _ in again:
+            self.log.undo(source="amend")
+            self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
+        self._say(f"{card} read as {name} since it went in: renamed")
+        for event in again:
+            outcomes = self.log.record(event, source="amend")
+            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
+            self.applied.append(entry)
+            self._emit("applied", entry=entry)
 
     def retake_fits_zones(self, game: Any, card: str, name: str, zone: int | None) -> bool:
         """Whether renaming ``card`` to ``name`` in the running hand of ``game`` puts the camera's plays

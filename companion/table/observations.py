@@ -228,6 +228,8 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"note: {event.get('text', '')}"
     if kind == "undo":
         return "undo"
+    if kind == "rename":  # not a table-log event: the tracker reads a card of the hand again
+        return f"{event.get('card')} read again as {event.get('name')}"
     return f"{who} {kind}".strip()
 
 

@@ -575,3 +575,17 @@ def test_a_sure_trick_winner_is_not_read_again_for_the_zones():
         fusion.tick(1.0 + step * 0.1)
     assert fusion.log.game.events[2] == _card(1, "7S", 0).event
     assert not any("was 6D" in m for m in fusion.messages)
+
+
+def test_a_card_read_again_since_it_went_in_is_renamed_unless_the_table_said_what_it_is():
+    fusion = _fusion(hold=0.5)
+    fusion.submit(_zoned(0, "7C", 2.0, 0))
+    fusion.submit(_zoned(1, "7D", 3.0, 1, flags=["low_confidence"], alternatives=["6D"]))
+    fusion.tick(4.0)
+    assert fusion.confirm("key")  # the table says seat 1's card is the 7D
+    fusion.submit(Proposal({"type": "rename", "card": "7C", "name": "4C"}, 5.0))
+    fusion.submit(Proposal({"type": "rename", "card": "7D", "name": "6D"}, 5.0))
+    fusion.tick(6.0)
+    assert fusion.log.game.events[1:] == [_card(0, "4C", 0).event, _card(1, "7D", 0).event]
+    assert any("7C read as 4C since it went in: renamed" in m for m in fusion.messages)
+    assert not fusion.queue and not fusion.pending

@@ -175,6 +175,13 @@ def test_a_barely_readable_box_over_cards_already_played_is_no_play():
     assert [a.flags[0] for a in s.fusion.alerts] == ["pile"]
 
 
+def test_a_play_read_as_another_card_in_nearly_every_frame_since_it_went_in_is_renamed():
+    s = run_stream("late_misread")
+    assert s.log.game.events == [HAND, {"type": "play", "seat": 0, "card": "4C"},
+                                 {"type": "play", "seat": 1, "card": "7D"}]
+    assert any("7C read as 4C" in m for m in s.fusion.messages)
+
+
 def test_the_closing_fold_gives_the_stake_to_the_team_ahead_on_tricks():
     view = TableView(4, frozenset(), True, True, 3, frozenset(), 0, turns=(3,), mano=1, trick_winners=(1,))
     assert closing_event(view) == {"type": "fold", "seat": 0}  # seat 3 (team 1, ahead) is due: team 0 folds
