@@ -491,15 +491,7 @@ class Fusion:
         again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
         if again is None:
             return False
-        for _ in again:
-            self.log.undo(source="amend")
-            self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
-        self._say(f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
-        for event in again:
-            outcomes = self.log.record(event, source="amend")
-            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
-            self.applied.append(entry)
-            self._emit("applied", entry=entry)
+        self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
         view = view_of(self.game, self.first_dealer)
         if head.zone in view.turns:
             head.event["seat"] = head.zone
@@ -576,16 +568,7 @@ class Fusion:
                 prop.event = {**prop.event, "card": instead}
                 prop.reason = (prop.reason + "; " if prop.reason else "") + f"{card} could not be taken back"
             return
-        for _ in again:
-            self.log.undo(source="amend")
-            self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
-        self._say(f"{card} went in earlier for another card, read {card} less surely: that one is {name}")
-        for event in again:
-            outcomes = self.log.record(event, source="amend")
-            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
-            self.applied.append(entry)
-            self._emit("applied", entry=entry)
-        self._changed()
+        self._put_again(again, f"{card} went in earlier for another card, read {card} less surely: that one is {name}")
 
     def _rename(self, prop: Proposal) -> None:
         """The tracker read a card of the running hand as another since it went in (``prop.event``:
@@ -607,15 +590,21 @@ class Fusion:
         again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
         if again is None:
             return
+        self._put_again(again, f"{card} read as {name} since it went in: renamed")
+
+    def _put_again(self, again: list[dict[str, Any]], why: str) -> None:
+        """The running hand's last ``len(again)`` events undone in the log and ``again`` recorded in
+        their place (companion.table.amend worked them out on a copy): the log shows the undos."""
         for _ in again:
             self.log.undo(source="amend")
             self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
-        self._say(f"{card} read as {name} since it went in: renamed")
+        self._say(why)
         for event in again:
             outcomes = self.log.record(event, source="amend")
             entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "amend")
             self.applied.append(entry)
             self._emit("applied", entry=entry)
+        self._changed()
 
     def retake_fits_zones(self, game: Any, card: str, name: str, zone: int | None) -> bool:
         """Whether renaming ``card`` to ``name`` in the running hand of ``game`` puts the camera's plays
