@@ -353,7 +353,7 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
                 fusion.undo("key")
             elif key == ord("t"):
                 typing = ""
-            elif ord("1") <= key <= ord("3"):
+            elif ord("1") <= key <= ord("9"):  # a card's other readings, or the seats that could have made a call
                 fusion.choose(key - ord("0"), "key")
     except KeyboardInterrupt:
         pass

@@ -17,7 +17,7 @@ import numpy as np
 from companion.table.observations import describe_event
 from companion.table.zones import CENTRE
 
-KEYS_HELP = "y confirm  n reject  1-3 other reading  u undo  t type event  q quit"
+KEYS_HELP = "y confirm  n reject  1-9 other reading or seat  u undo  t type event  q quit"
 PANEL_WIDTH = 330
 
 GREEN = (60, 200, 60)
