@@ -412,7 +412,8 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
 
 # options that set a TrackerConfig field as given (None: the field's default)
 TRACKER_ARGS = {"presence": "min_detection_confidence", "doubt_margin": "doubt_margin",
-                "apply_confidence": "apply_confidence", "weak_frames": "weak_frames"}
+                "apply_confidence": "apply_confidence", "weak_frames": "weak_frames",
+                "settle_confidence": "settle_confidence"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -458,6 +459,10 @@ def main(argv: list[str] | None = None) -> int:
                              "1/margin of its support (else settled unasked)")
     parser.add_argument("--presence", type=float, default=None,
                         help="tracker: detections whose detector score is weaker are ignored")
+    parser.add_argument("--settle-confidence", type=float, default=None,
+                        help="tracker: a card read below this waits twice the frames before it is decided")
+    parser.add_argument("--change-threshold", type=float, default=None,
+                        help="video: the thumbnail change (grey levels) that reruns the detector; <= 0: every frame")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -478,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
             setattr(config.tracker, name, getattr(args, arg))
     if args.weak is not None:
         config.tracker.weak_confidence = args.weak if args.weak > 0 else None
+    if args.change_threshold is not None:
+        config.change_threshold = args.change_threshold
     if args.answer is not None:  # the table answers before the unattended timeout would
         for name in ("pending_timeout", "seat_timeout"):
             setattr(config.fusion, name, max(getattr(config.fusion, name), args.answer + 1.0))

@@ -105,3 +105,23 @@ def test_a_table_that_answers_is_reported_apart(tmp_path):
     assert said and set(said) <= {"confirmed", "chosen", "typed", "rejected", "left", "alert_chosen", "alert_typed", "alert_refused"}
     assert answered["answers_per_hand"] == round(sum(said.values()) / answered["hands"], 2)
     assert answered["scored_share"] >= plain["scored_share"]
+
+
+def test_tracker_and_detector_settings_reach_the_session(tmp_path, monkeypatch):
+    """The settings the latency was measured with (README) are options of the evaluation itself."""
+    from companion.table import evaluate
+
+    seen = []
+    original = evaluate.replay
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["config"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate, "replay", spy)
+    args = ["--hands", "2", "--hands-per-session", "2", "--variants", "mineiro", "--mode", "noise",
+            "--out", str(tmp_path), "--settle-confidence", "0.1", "--change-threshold", "5", "--weak-frames", "6"]
+    assert main(args) == 0
+    (config,) = seen
+    assert config.tracker.settle_confidence == 0.1 and config.tracker.weak_frames == 6
+    assert config.change_threshold == 5.0
