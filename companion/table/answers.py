@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from companion.table.observations import CARD_EVENTS, Proposal, card_key
+from companion.table.observations import CARD_EVENTS, Proposal, card_key, seat_choice
 from companion.table.tracker import iou
 
 # doubts about what the card is, which a look at it settles; a doubt about the seat or the order
@@ -135,8 +135,8 @@ class TableAnswers:
         if seat == prop.event.get("seat"):
             fusion.confirm("voice", prop.id)
             self.counts["call_confirmed"] += 1
-        elif f"seat {seat}" in prop.alternatives:
-            fusion.choose(prop.alternatives.index(f"seat {seat}") + 1, "key", prop.id)
+        elif seat_choice(seat) in prop.alternatives:
+            fusion.choose(prop.alternatives.index(seat_choice(seat)) + 1, "key", prop.id)
             self.counts["call_chosen"] += 1
         else:
             self.counts["call_left"] += 1

@@ -45,7 +45,8 @@ from typing import Any
 
 from companion.table.amend import hand_tail, rename_in_hand
 from companion.table.engine_view import TableLog, illegal_error, seat_due, view_of
-from companion.table.observations import CARD_EVENTS, Proposal, VoiceObservation, card_key, describe_event
+from companion.table.observations import (CARD_EVENTS, Proposal, VoiceObservation, card_key, chosen_seat,
+                                          describe_event, seat_choice)
 from companion.table.tracker import TableView
 from companion.table.zones import CENTRE
 
@@ -263,7 +264,7 @@ class Fusion:
                 flags.append("low_confidence")
             t = float(item.get("t", obs.t))
             reason = f"heard '{obs.words}'" if obs.words else ""
-            speakers = [f"seat {s}" for s in item.get("seats") or () if s != event.get("seat")]
+            speakers = [seat_choice(s) for s in item.get("seats") or () if s != event.get("seat")]
             if speakers:
                 reason += ("; " if reason else "") + "who said it?"
             self.submit(Proposal(event, t, conf, "voice", flags, reason, True, self.now, said=obs.words or None,
@@ -470,7 +471,7 @@ class Fusion:
                 or head.id in self._reread_tried):
             return False
         self._reread_tried.add(head.id)
-        gains: list[tuple[int, str, str]] = []
+        gains: list[tuple[int, str, str, list[dict[str, Any]]]] = []
         for entry in reversed(self.applied):
             if entry.event.get("type") == "hand":
                 break
@@ -480,17 +481,14 @@ class Fusion:
                 continue
             for name in prop.alternatives:
                 gain = self._zone_gain(self.game, card, name, head.zone)
-                if gain is not None and gain >= 2:
-                    gains.append((gain, card, name))
+                if gain is not None and gain[0] >= 2:
+                    gains.append((gain[0], card, name, gain[1]))
         if not gains:
             return False
-        gains.sort(reverse=True)
+        gains.sort(key=lambda g: -g[0])
         if len(gains) > 1 and gains[1][0] == gains[0][0]:
             return False  # two renamings fit as well: the zones cannot tell which card was misread
-        _, card, name = gains[0]
-        again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
-        if again is None:
-            return False
+        _, card, name, again = gains[0]
         self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
         view = view_of(self.game, self.first_dealer)
         if head.zone in view.turns:
@@ -585,12 +583,9 @@ class Fusion:
             if entry.event.get("card") == card and entry.resolved_by in ("confirm", "typed"):
                 return  # the table said what this card is: the camera does not overrule it
         gain = self._zone_gain(self.game, card, name, None)
-        if gain is None or gain < 0:
+        if gain is None or gain[0] < 0:
             return
-        again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
-        if again is None:
-            return
-        self._put_again(again, f"{card} read as {name} since it went in: renamed")
+        self._put_again(gain[1], f"{card} read as {name} since it went in: renamed")
 
     def _put_again(self, again: list[dict[str, Any]], why: str) -> None:
         """The running hand's last ``len(again)`` events undone in the log and ``again`` recorded in
@@ -619,12 +614,13 @@ class Fusion:
         seats' zones, none after the renaming; on both seeds' recorded streams it was asked four
         times and said yes once, the one time the earlier card was the misread."""
         gain = self._zone_gain(game, card, name, zone)
-        return gain is not None and gain >= 2
+        return gain is not None and gain[0] >= 2
 
-    def _zone_gain(self, game: Any, card: str, name: str, zone: int | None) -> int | None:
+    def _zone_gain(self, game: Any, card: str, name: str, zone: int | None) -> tuple[int, list[dict[str, Any]]] | None:
         """How many fewer of the running hand's camera plays after ``card``, and of a card now put down
         in ``zone``, lie outside the zone of the seat the engine gives them once ``card`` is renamed
-        ``name`` (None: ``card`` is not in the running hand, or the renamed hand does not go in)."""
+        ``name``, and the events the renamed hand goes in again with (:func:`rename_in_hand`'s, for
+        :meth:`_put_again`).  None: ``card`` is not in the running hand, or the renamed hand does not go in."""
         tail = hand_tail(game, card)
         if tail is None:
             return None
@@ -641,7 +637,7 @@ class Fusion:
             seat = zone if zone in view.turns else view.turn
             return n + (zone not in (None, CENTRE) and seat is not None and zone != seat)
 
-        return misses(tail, game) - misses(again, renamed)
+        return misses(tail, game) - misses(again, renamed), again
 
     def _hand_zones(self) -> dict[str, int]:
         """The zone each face-up camera play of the running hand lies in, by card: the applied ones (back
@@ -798,8 +794,8 @@ class Fusion:
             prop.alternatives = [c for c in prop.alternatives if c != choice] + [prop.event[key]]
             prop.event = {**prop.event, key: choice}
         else:  # a call both teams could have made: the seat that made it ("seat 2")
-            prop.alternatives = [c for c in prop.alternatives if c != choice] + [f"seat {prop.event['seat']}"]
-            prop.event = {**prop.event, "seat": int(choice.split()[-1])}
+            prop.alternatives = [c for c in prop.alternatives if c != choice] + [seat_choice(prop.event["seat"])]
+            prop.event = {**prop.event, "seat": chosen_seat(choice)}
         self._changed()
         return self.confirm(by, prop.id)
 

@@ -205,6 +205,17 @@ def card_key(event: dict[str, Any]) -> str:
     return "vira" if event.get("type") == "hand" else "card"
 
 
+def seat_choice(seat: int) -> str:
+    """How a seat is offered among a call's alternatives ("seat 2": both teams could have made the call,
+    see ``Fusion.choose``)."""
+    return f"seat {seat}"
+
+
+def chosen_seat(choice: str) -> int:
+    """The seat a :func:`seat_choice` names."""
+    return int(choice.removeprefix("seat "))
+
+
 def describe_event(event: dict[str, Any]) -> str:
     """A short human reading of a table-log event, for screens and prints."""
     kind = event.get("type", "?")

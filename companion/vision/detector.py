@@ -101,7 +101,8 @@ CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
 # ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
 # seed 1 94.5 -> 95.1 %, the same hands scored right) and cost a quarter of the replay speed (10.6x ->
 # 8.1x): the tracker's vote over many frames already does what averaging windows does within one.
-TABLE_CORNER_SHIFTS = ((0.0, 0.0),)
+ONE_WINDOW = ((0.0, 0.0),)  # the window cut for training alone
+TABLE_CORNER_SHIFTS = ONE_WINDOW
 # The suit as the other two corners show it: the top-right and bottom-left corners, mirrored so that a
 # suit sign printed there (a minimalist deck prints its rank top left and its suit top right; suit signs
 # are the same mirrored) sits where the corner classifier looks, read by it for the suit alone and mixed
@@ -404,7 +405,7 @@ class CardDetector:
     card's (a big card keeps more of its index letter; None: the same crop).
     ``rectify``: whether the corners are also read from the card turned upright (``RECTIFY``).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
-    ``((0, 0),)`` reads one window, as before session 13).
+    ``ONE_WINDOW`` reads one, as before session 13).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -640,7 +641,7 @@ class CardDetector:
         index corners do not look, and the whole card's suit was the one read wrong (a king of spades
         read as diamonds); a standard deck's other corners repeat its index or are bare (a bare corner
         leans on no suit much)."""
-        side = self.corner_readings(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ((0.0, 0.0),))
+        side = self.corner_readings(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ONE_WINDOW)
         _, suits = split_faces(side, self.parts)
         logp = np.log(np.maximum(probs, 1e-12)) + self.suit_corner_weight * (np.log(suits + 1e-9) @ self.parts.suits.T)
         logp -= logp.max(axis=1, keepdims=True)

@@ -42,8 +42,8 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
-                                       CardDetector, photo_settings, read_image)
+from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, RANK_FLOOR, RANK_WEIGHT,
+                                       RECTIFY, RECTIFY_MODES, CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -387,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
-                                corner_shifts=((0.0, 0.0),) if args.one_window else CORNER_SHIFTS,
+                                corner_shifts=ONE_WINDOW if args.one_window else CORNER_SHIFTS,
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
