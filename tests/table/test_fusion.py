@@ -585,6 +585,7 @@ def test_a_card_read_again_since_it_went_in_is_renamed_unless_the_table_said_wha
     assert fusion.confirm("key")  # the table says seat 1's card is the 7D
     fusion.submit(Proposal({"type": "rename", "card": "7C", "name": "4C"}, 5.0))
     fusion.submit(Proposal({"type": "rename", "card": "7D", "name": "6D"}, 5.0))
+    fusion.submit(Proposal({"type": "rename", "card": "KS", "name": "KH"}, 5.0))  # no such card in the hand
     fusion.tick(6.0)
     assert fusion.log.game.events[1:] == [_card(0, "4C", 0).event, _card(1, "7D", 0).event]
     assert any("7C read as 4C since it went in: renamed" in m for m in fusion.messages)
