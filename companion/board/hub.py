@@ -73,7 +73,8 @@ class BoardHub:
         names), ``match`` ({"id", "uuid", "variant"...}), ``heard`` (last
         words; when absent the hub's own ``hear()`` list is used), ``pending``
         ([{"id", "text", "event", "alternatives"}] waiting for confirm/reject/choose;
-        ``"kind": "alert"`` for an impossible card that can only be named), ``outcomes``
+        ``"kind": "alert"`` for an impossible card that can only be named, ``"kind": "settling"`` for a
+        card already in the log that the same buttons can still confirm, take out or rename), ``outcomes``
         ([{"kind", "text"}] of the last event), ``message`` (free text).
         """
         with self._lock:

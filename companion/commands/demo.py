@@ -203,7 +203,9 @@ def _full_pipeline(console: Any, args: argparse.Namespace, folder: Path, meta: d
     console.print(f"Hands whose table log is exact: {cmp['exact']}/{cmp['hands']}; scored right: "
                   f"{cmp['scored']}/{cmp['hands']}.")
     held = sum(1 for a in fusion.applied if a.resolved_by in ("timeout", "confirm"))
+    settled = sum(1 for a in fusion.applied if a.resolved_by == "settle")
     console.print(f"Held for confirmation: {held} applied unattended after 2 s, {len(fusion.rejected)} dropped; "
+                  f"{settled} read weakly went in at once, open 2 s to a reject (~); "
                   f"{len(fusion.alerts)} impossible cards flagged.")
     stats = result.session.stats.summary()
     console.print(f"Processed {meta['duration']:.1f} s of video in {result.wall_seconds:.1f} s "

@@ -5,9 +5,11 @@
 
 A window shows the camera image with the card boxes and seat zones, the
 current trick, the stake and any open bet, the score, the last words heard
-and what waits for confirmation.  Keys: ``y`` confirm, ``n`` reject, ``1``-``3``
-confirm a doubtful card under another of its readings, ``u`` undo, ``t`` type
-an event (Enter applies it, Esc cancels), ``q`` quit.  A
+and what waits for confirmation.  Keys: ``y`` confirm, ``n`` reject, ``1``-``9``
+confirm a doubtful card under another of its readings (or name the seat that
+made a call), ``u`` undo, ``t`` type an event (Enter applies it, Esc cancels),
+``q`` quit.  A card read weakly with no rival reading goes in at once, shown
+``~`` for 2 s: ``n`` takes it out, ``y`` or a digit settles it.  A
 pending event is also confirmed or rejected by saying yes/no (sim/não,
 sí/no) or with the buttons of the web scoreboard (``--board``).  Every event
 goes into the history database (resumable) and a JSONL table log.
@@ -272,7 +274,11 @@ def publish(hub: Any, session: Any, message: str | None = None) -> None:
     fusion = session.fusion
     pending = [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives)}
                for p in fusion.pending]
-    alert = fusion.nameable_alert() if not fusion.pending else None  # named from its readings while nothing waits
+    # cards in the log that still settle: their buttons confirm, take out or rename them (Fusion.settling)
+    pending += [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives),
+                 "kind": "settling"} for p in fusion.settling]
+    # named from its readings while nothing waits
+    alert = fusion.nameable_alert() if not fusion.pending and not fusion.settling else None
     if alert is not None:
         pending.append({"id": str(alert.id), "text": alert.describe(), "event": alert.event,
                         "alternatives": list(alert.alternatives), "kind": "alert"})

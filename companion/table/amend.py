@@ -54,6 +54,23 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
     re-seated too); calls and answers go in as they were, and one the engine now
     refuses undoes the whole renaming.
     """
+    return _again(game, card, lambda event: renamed_event(event, card, name), first_dealer)
+
+
+def drop_from_hand(game: Any, card: str, first_dealer: int | None = None) -> list[dict[str, Any]] | None:
+    """Take the face-up play of ``card`` out of the running hand of ``game`` (changed in place): the
+    table rejected a card already in the log (see Fusion.settling).  Returns the events applied again
+    after it, or None -- ``game`` as it was -- when ``card`` is no play of the running hand or the rest
+    of the hand does not go in without it.  Later plays are re-seated as in :func:`rename_in_hand`."""
+    tail = hand_tail(game, card)
+    if tail is None or tail[0].get("type") != "play":
+        return None
+    return _again(game, card, lambda event: None, first_dealer)
+
+
+def _again(game: Any, card: str, first_of: Any, first_dealer: int | None) -> list[dict[str, Any]] | None:
+    """The running hand undone back to the event that put ``card`` in, that event replaced by
+    ``first_of(event)`` (None: left out) and the rest applied again (see :func:`rename_in_hand`)."""
     tail = hand_tail(game, card)
     if tail is None:
         return None
@@ -61,10 +78,10 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
         game.undo()
     again: list[dict[str, Any]] = []
     try:
-        first = renamed_event(tail[0], card, name)
-        assert first is not None
-        game.apply(dict(first))
-        again.append(first)
+        first = first_of(tail[0])
+        if first is not None:
+            game.apply(dict(first))
+            again.append(first)
         for event in tail[1:]:
             event = dict(event)
             seat = seat_due(game, event, first_dealer)

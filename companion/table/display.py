@@ -61,7 +61,11 @@ def status_lines(session: Any, names: list[str] | None = None) -> list[str]:
         lines.append("heard: " + " | ".join(f"'{w}'" for _, w in list(fusion.heard)[-3:]))
     for p in fusion.pending[:3]:  # "~": read weakly but with no rival reading, applied unless rejected
         lines.append(f"{'~' if fusion.settles(p) else '?'} {p.describe()}")
-    nameable = fusion.nameable_alert() if not fusion.pending else None
+    if not fusion.pending:  # in the log, still open: y / n / a digit answer the latest (Fusion.settling)
+        for p in fusion.settling[:2]:
+            left = max(0.0, (p.open_until or fusion.now) - fusion.now)
+            lines.append(f"~ {p.describe()} -- in; n takes it out ({left:.0f} s)")
+    nameable = fusion.nameable_alert() if not fusion.pending and not fusion.settling else None
     for a in list(fusion.alerts)[-2:]:  # an impossible card: never applied; a digit names it (Fusion.choose)
         if a.settled:
             continue

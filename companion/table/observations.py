@@ -170,6 +170,9 @@ class Proposal:
     said: Any = None  # the words a voice proposal was interpreted from (to interpret them again)
     alternatives: list[str] = field(default_factory=list)  # other readings of the card, best first
     settled: bool = False  # applied or rejected (set by fusion): its event can no longer change
+    # a card applied while it still settles (see Fusion.settling): until this stream time the tracker
+    # keeps reading it, and a reading that changes renames it in the log (None: closed)
+    open_until: float | None = None
     # a card read as one already in the hand, which the other card gives up (see companion.table.amend):
     # (the name the card applied earlier takes, this card's own name should that not go in -- None: none)
     retakes: tuple[str, str | None] | None = None

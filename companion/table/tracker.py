@@ -456,7 +456,7 @@ class TableTracker:
         self.last_frame = frame
         self._ensure_zones(frame)
         self._associate(frame)
-        revised = self._read_again(view)
+        revised = self._read_again(frame.t, view, submit)
         self._late_reread(frame.t, view, submit)
         self._gave_way = False
         current = view()
@@ -490,22 +490,26 @@ class TableTracker:
                 self.anchors.remove(anchor)
                 track.anchor, track.decided = None, False
 
-    def _read_again(self, view: ViewFn) -> bool:
+    def _read_again(self, now: float, view: ViewFn, submit: Submit) -> bool:
         """A card (or vira) proposed with a doubt keeps being looked at while it
         waits for an answer; if its frames since then name it otherwise, clearly
-        and possibly, the waiting proposal takes the new name.
+        and possibly, the waiting proposal takes the new name.  A card already
+        applied while it settles (``prop.open_until``, see Fusion.settling) is
+        looked at until then too, and a new name is a renaming of it in the log
+        (``{"type": "rename"}``, as :meth:`_late_reread`), once.
 
         Why: a card is first seen while the hand that put it down still covers
         part of it, and is decided after ``min_frames`` frames.  Measured on the
         rendered sessions: the vira of a held-out deck was decided on its first
         three frames as JC and read 2S, KS, 2S in the hundreds of frames after.
-        What is applied or rejected never changes (it is in the log)."""
+        What is applied for good or rejected never changes (it is in the log)."""
         changed = False
         alive = {id(t) for t in self.tracks}
         keep = []
         current: TableView | None = None
         for track, prop, key in self._waiting:
-            if prop.settled or id(track) not in alive:
+            applied = prop.settled and prop.open_until is not None and now <= prop.open_until
+            if (prop.settled and not applied) or id(track) not in alive:
                 continue
             keep.append((track, prop, key))
             if track.missed:
@@ -518,6 +522,17 @@ class TableTracker:
             current = current or view()
             if best not in current.deck or best in self._out_with(track, current) - {old}:
                 continue
+            self.events.append(f"{track.last_t:.2f}s {old} read again as {best}")
+            if applied:  # in the log already: fusion renames it there (and puts the hand in again)
+                prop.open_until = None
+                prop.event[key] = track.label_override = best
+                if track.anchor is not None:
+                    track.anchor.label = best
+                submit(Proposal({"type": "rename", "card": old, "name": best}, now, track.confidence, "vision",
+                                [], f"{old} read again as {best} while it settled", True, now, box=track.box,
+                                zone=self._zone(track.box)))
+                current = None
+                continue
             prop.event[key] = best
             track.label_override = None
             if track.anchor is not None:
@@ -527,7 +542,6 @@ class TableTracker:
             prop.reason = (prop.reason + "; " if prop.reason else "") + f"read again as {best} (first {old})"
             if "unrivalled" in prop.flags:  # read two ways: the first reading rivals it, the table is asked
                 prop.flags.remove("unrivalled")
-            self.events.append(f"{track.last_t:.2f}s {old} read again as {best}")
             changed = True
             current = None  # the view changes with the event
         self._waiting = keep
@@ -560,8 +574,9 @@ class TableTracker:
             if (best in (anchor.label, BACK) or best not in track.early_readings
                     or later[best] < self.config.late_share * total):
                 continue
-            if any(other is track and not prop.settled for other, prop, _ in self._waiting):
-                continue  # still waiting: _read_again renames it there
+            if any(other is track and (not prop.settled or prop.open_until is not None)
+                   for other, prop, _ in self._waiting):
+                continue  # still waiting or settling: _read_again renames it there
             current = current or view()
             track.decided_counts = None  # once
             if not current.in_hand or best not in current.deck or best in current.played:

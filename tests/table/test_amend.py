@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.table.amend import hand_tail, rename_in_hand
+from companion.table.amend import drop_from_hand, hand_tail, rename_in_hand
 from companion.table.engine_view import new_game
 
 MATCH = {"type": "match", "variant": "paulista", "players": 4}
@@ -52,3 +52,17 @@ def test_only_a_card_of_the_running_hand_is_renamed():
     assert hand_tail(game, "AS") is None
     assert rename_in_hand(game, "AS", "KS") is None
     assert hand_tail(game, "4C") == [_play(0, "4C")]
+
+
+def test_a_play_taken_out_gives_its_seat_to_the_card_put_down_after_it():
+    game = _game(_play(0, "4C"), _play(1, "AS"), _play(2, "7D"))
+    again = drop_from_hand(game, "AS")
+    assert again == [_play(1, "7D")]  # the 7D was seat 1's card
+    assert game.events[-3:] == [HAND, _play(0, "4C"), _play(1, "7D")]
+
+
+def test_a_vira_or_a_card_not_in_the_hand_is_not_taken_out():
+    game = _game(_play(0, "4C"))
+    before = copy.deepcopy(game.events)
+    assert drop_from_hand(game, "5H") is None and drop_from_hand(game, "KS") is None
+    assert game.events == before

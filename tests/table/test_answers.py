@@ -105,7 +105,8 @@ def test_cards_settled_unasked_and_voice_doubts_are_left_alone():
     quiet.flags.append("unrivalled")
     fusion.submit(quiet)
     _run(fusion, answers, 3.5)
-    assert len(fusion.pending) == 1 and not answers.counts  # shown '~', nobody is asked
+    # in at once, shown '~' while it settles; nobody is asked
+    assert not fusion.pending and fusion.settling == [quiet] and not answers.counts
 
 
 def test_an_impossible_card_is_named_when_another_card_lies_there():

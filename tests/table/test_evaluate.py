@@ -91,6 +91,20 @@ def test_doubts_count_what_a_live_table_would_have_been_asked():
     assert _asked([{"doubts": counts}]) == {"right_cards_asked_share": 0.3333, "wrong_cards_asked": "1/2"}
 
 
+def test_the_latency_counts_every_camera_card_held_or_not():
+    """The latency figure is from a card put down to the score, for every card the camera put in: the
+    cards held for an answer count (after the unattended timeout), not only the ones applied at once."""
+    from companion.table.evaluate import summarise
+
+    row = {"hands": 1, "exact": 1, "scored": 1, "cards": 5, "cards_right": 5, "wall": 1.0, "duration": 10.0,
+           "stats": {"process_ms": 0.0}, "variant": "paulista", "tilt": 0.0,
+           "latency": [(0.2, "auto"), (0.3, "settle"), (0.4, "auto"), (2.5, "timeout"), (2.6, "timeout")]}
+    out = summarise([row], "video")
+    assert out["latency_median_s"] == 0.4 and out["latency_p90_s"] == 2.6
+    assert out["latency_unasked_median_s"] == 0.3  # auto and settle: nobody was asked
+    assert out["cards_held_share"] == 0.4
+
+
 def test_a_table_that_answers_is_reported_apart(tmp_path):
     """``--answer``: the same sessions with the card questions answered from the truth, in their own
     report (``-answered``), with what was said; the unattended report is not overwritten."""

@@ -57,17 +57,21 @@ def test_flagged_proposal_blocks_until_confirmed():
     assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
 
 
-def test_weak_card_without_a_rival_settles_live_without_a_question():
-    """Live (no pending timeout): a card read weakly with no possible rival reading is held for
-    ``settle_timeout`` and then applied; one with a rival waits for the table's answer."""
+def test_weak_card_without_a_rival_goes_in_at_once_and_settles_without_a_question():
+    """Live (no pending timeout): a card read weakly with no possible rival reading goes in at once,
+    shown '~' and open for ``settle_timeout``; the cards after it do not wait.  One with a rival waits
+    for the table's answer."""
     fusion = _fusion()  # live: pending_timeout None
     fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence", "unrivalled"], confidence=0.3))
     fusion.submit(_card(1, "AS", 3.0))
     fusion.tick(2.5)
-    assert len(fusion.pending) == 1 and fusion.messages[-1].startswith("~ seat 0 plays 4C")
-    fusion.tick(4.0)
-    fusion.tick(4.6)  # 2 s after it was held
+    assert not fusion.pending and fusion.messages[-1].startswith("~ seat 0 plays 4C")
+    assert [p.event["card"] for p in fusion.settling] == ["4C"]
+    fusion.tick(3.2)  # the next card goes in without waiting for the first to settle
     assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
+    assert fusion.applied[-2].resolved_by == "settle" and fusion.applied[-1].resolved_by == "auto"
+    fusion.tick(4.6)  # 2 s after it went in (at 2.5): in the log for good
+    assert not fusion.settling and not fusion.reject(by="key")
     asked = _fusion()
     asked.submit(_card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.3))
     asked.tick(30.0)
@@ -80,6 +84,69 @@ def test_weak_card_without_a_rival_settles_live_without_a_question():
         held.tick(2.5)
         held.tick(30.0)
         assert len(held.log.events) == 1 and len(held.pending) == 1
+
+
+def test_settle_at_once_off_holds_the_weak_card_and_the_cards_after_it():
+    fusion = _fusion(settle_at_once=False)
+    fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence", "unrivalled"], confidence=0.3))
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.tick(2.5)
+    fusion.tick(4.0)
+    assert len(fusion.pending) == 1 and len(fusion.log.events) == 1
+    fusion.tick(4.6)  # 2 s after it was held
+    assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
+
+
+def _settled(fusion: Fusion, **kw) -> Proposal:
+    """Seat 0's weak 4C in at once (other readings 7C, KC), seat 1's AS after it."""
+    weak = _card(0, "4C", 2.0, flags=["low_confidence", "unrivalled"], confidence=0.3, alternatives=["7C", "KC"],
+                 **kw)
+    fusion.submit(weak)
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.tick(3.2)
+    assert [e.get("card") for e in fusion.log.game.events[1:]] == ["4C", "AS"]
+    return weak
+
+
+def test_a_settling_card_rejected_is_taken_out_and_the_next_card_takes_its_seat():
+    fusion = _fusion()
+    weak = _settled(fusion)
+    assert fusion.reject(by="key")
+    assert fusion.log.game.events[1:] == [{"type": "play", "seat": 0, "card": "AS"}]
+    assert fusion.rejected == [weak] and not fusion.settling
+    assert not fusion.reject(by="key")  # nothing else to reject
+    # after its time, a reject finds nothing: the card is in for good (undo still takes it back)
+    late = _fusion()
+    _settled(late)
+    late.tick(5.3)  # it went in at 3.2
+    assert not late.reject(by="key") and len(late.log.game.events) == 3
+
+
+def test_a_settling_card_is_confirmed_or_named_by_the_table():
+    fusion = _fusion()
+    _settled(fusion)
+    assert fusion.confirm(by="key") and not fusion.settling
+    assert fusion.applied[-2].event["card"] == "4C" and fusion.applied[-2].resolved_by == "confirm"
+    named = _fusion()
+    _settled(named)
+    assert named.choose(1, by="board")  # "or 1: 7C"
+    assert [e.get("card") for e in named.log.game.events[1:]] == ["7C", "AS"]
+    assert [a.resolved_by for a in named.applied if a.event.get("type") == "play"][-2:] == ["confirm", "amend"]
+    # the camera no longer renames a card the table named
+    named.submit(Proposal({"type": "rename", "card": "7C", "name": "4C"}, 3.5))
+    named.tick(4.0)
+    assert [e.get("card") for e in named.log.game.events[1:]] == ["7C", "AS"]
+
+
+def test_a_settling_card_read_again_is_renamed_in_the_log():
+    """The tracker reads a settling card otherwise before its time is up: a rename (see
+    TableTracker._read_again), and the hand goes in again after it."""
+    fusion = _fusion()
+    weak = _settled(fusion)
+    assert weak.open_until is not None and weak.open_until > 3.2
+    fusion.submit(Proposal({"type": "rename", "card": "4C", "name": "7C"}, 3.5))
+    fusion.tick(4.0)
+    assert [e.get("card") for e in fusion.log.game.events[1:]] == ["7C", "AS"]
 
 
 def test_rejected_proposal_is_dropped_and_the_rest_goes_on():
@@ -213,6 +280,29 @@ def test_scoreboard_buttons_pick_a_reading_of_a_waiting_card_or_name_an_impossib
     assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "7C"}
     publish(hub, session)
     assert hub.snapshot()["pending"] == []  # named: nothing left to show
+
+
+def test_a_settling_card_is_shown_with_its_buttons_and_in_the_window():
+    from companion.board import BoardCommand, BoardHub
+    from companion.commands.run import board_commands, publish
+    from companion.table.display import status_lines
+    from companion.table.session import TableSession
+
+    session = TableSession(MemoryTableLog(MATCH), first_dealer=3)
+    fusion = session.fusion
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    fusion.submit(_card(0, "4C", 1.0, flags=["low_confidence", "unrivalled"], alternatives=["4S"]))
+    fusion.tick(1.5)
+    assert any(line.startswith("~ seat 0 plays 4C") and "n takes it out" in line for line in status_lines(session))
+    hub = BoardHub()
+    publish(hub, session)
+    (shown,) = hub.snapshot()["pending"]
+    assert shown["kind"] == "settling" and shown["alternatives"] == ["4S"]
+    hub.submit(BoardCommand("reject", pending_id=shown["id"]))
+    assert board_commands(hub, fusion) == 1
+    assert fusion.log.game.events[1:] == []
+    publish(hub, session)
+    assert hub.snapshot()["pending"] == []
 
 
 def test_scoreboard_snapshot_carries_state_pending_and_heard():

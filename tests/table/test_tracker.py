@@ -126,14 +126,25 @@ def test_without_a_vira_a_moments_blackout_never_ends_the_hand():
 
 
 def test_a_doubtful_card_is_read_again_while_it_waits():
-    s = run_stream("covered_at_first", fusion=FusionConfig(**UNATTENDED.__dict__))
+    # asked about (no settling unasked): the waiting proposal takes the new reading
+    s = run_stream("covered_at_first", fusion=FusionConfig(**{**UNATTENDED.__dict__, "settle_timeout": None}))
     assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "AS"}]
     reasons = [a.proposal.reason for a in s.fusion.applied]
     assert "read again as 5H (first 4H)" in reasons[0] and "read again as AS (first KS)" in reasons[1]
 
 
+def test_a_weak_card_in_the_log_while_it_settles_is_renamed_when_read_again():
+    # read weakly with no rival, the vira and the play go in at once (Fusion.settling); read otherwise
+    # before their time is up, each is renamed in the log
+    s = run_stream("covered_at_first", fusion=FusionConfig(**UNATTENDED.__dict__))
+    assert s.log.game.events == [HAND, {"type": "play", "seat": 0, "card": "AS"}]
+    assert [a.resolved_by for a in s.fusion.applied] == ["settle", "amend", "amend"] * 2
+    assert [e["type"] for e in events(s)] == ["hand", "undo", "hand", "play", "undo", "play"]
+    assert s.tracker.events == ["0.50s 4H read again as 5H", "2.50s KS read again as AS"]
+
+
 def test_someone_asked_about_a_doubtful_vira_sees_its_latest_reading():
-    s = run_stream("covered_at_first")
+    s = run_stream("covered_at_first", fusion=FusionConfig(settle_timeout=None))
     (pending, *_) = s.fusion.pending
     assert pending.event == HAND and pending.alternatives[0] == "4H"  # the first reading is still offered
     assert s.fusion.confirm() and events(s) == [HAND]

@@ -141,9 +141,11 @@ function render(snap) {
   trick.replaceChildren(...currentTrickCards(state).map(c => cardNode(c.card, c.seat, family)));
 
   const pending = document.getElementById("pending");
-  // a doubtful card: confirm, reject, or pick one of its other readings; an impossible card ("alert"): name it
+  // a doubtful card: confirm, reject, or pick one of its other readings; a card in the log that still
+  // settles ("settling", shown ~): the same buttons confirm it, take it out or rename it; an impossible
+  // card ("alert"): name it
   pending.replaceChildren(...(snap.pending || []).map(p => el("div", { class: "item", "data-pending": p.id },
-    el("span", {}, (p.kind === "alert" ? "! " : "") + (p.text || JSON.stringify(p.event))),
+    el("span", {}, (p.kind === "alert" ? "! " : p.kind === "settling" ? "~ " : "") + (p.text || JSON.stringify(p.event))),
     ...(p.kind === "alert" ? [] : [
       el("button", { class: "confirm", type: "button", onclick: () => send({ action: "confirm", pending_id: p.id }) }, "✔ confirmar"),
       el("button", { class: "reject", type: "button", onclick: () => send({ action: "reject", pending_id: p.id }) }, "✘ rejeitar")]),
