@@ -619,7 +619,7 @@ class TableTracker:
         self._hand_live = current.in_hand
         if any(tr.missed == 0 and tr.anchor is not None and tr.anchor.kind == "finished" for tr in self.tracks):
             self._finished_seen = now
-        if now - self._finished_seen >= self.config.finished_seconds:
+        if now - self._finished_seen + 1e-6 >= self.config.finished_seconds:  # (decimal frame times, see below)
             self.anchors = [a for a in self.anchors if a.kind != "finished"]
         self.anchors = [a for a in self.anchors
                         if a.kind != "finished" or now - a.last_t <= self.config.stale_seconds]

@@ -169,6 +169,16 @@ def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once
     assert not s.fusion.alerts and not s.fusion.pending
 
 
+def test_the_same_vira_dealt_again_where_it_lay_opens_the_next_hand():
+    # The next deal turned the same card where the last vira lay, 1.1 s after the table was swept: it was
+    # taken for the finished hand's vira seen again, and the whole hand went missing (rendered seed 5).
+    s = run_stream("vira_again")
+    got = events(s)
+    assert got[9] == {"type": "hand", "dealer": 0, "vira": "5H"}
+    assert got[10:] == [{"type": "play", "seat": 1, "card": "3S"}]
+    assert not s.fusion.alerts and not s.fusion.pending
+
+
 def test_a_first_card_boxed_as_a_back_while_put_down_still_opens_the_hand():
     # Set aside as a card dealt face down, it never opened the hand; the next card did, one seat off
     # (rendered seed 3, a Mineiro hand).
