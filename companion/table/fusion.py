@@ -383,6 +383,10 @@ class Fusion:
                 else:
                     self._applied_now(head, outcomes, "auto")
                     continue
+            if head.id in self.pending_since and self._settles_now(head, asked=True):
+                self.pending_since.pop(head.id)  # its doubt went away while it waited (read on): in at once
+                self._changed()
+                continue
             if head.id in self.pending_since:
                 timeout = self.config.pending_timeout
                 if self.settles(head):
@@ -548,10 +552,11 @@ class Fusion:
         than asked about: its only doubt is a weak reading with no possible rival, and settling is on."""
         return self.config.settle_timeout is not None and quiet_doubt(prop)
 
-    def _settles_now(self, prop: Proposal) -> bool:
-        """Whether a flagged ``prop`` goes into the log at once, still open (see :attr:`settling`)."""
+    def _settles_now(self, prop: Proposal, asked: bool = False) -> bool:
+        """Whether a flagged ``prop`` goes into the log at once, still open (see :attr:`settling`);
+        ``asked``: also when it is pending already (its doubt turned quiet while it waited)."""
         return (self.config.settle_at_once and self.settles(prop) and prop.source == "vision"
-                and prop.event.get("type") in CARD_EVENTS and prop.id not in self.pending_since)
+                and prop.event.get("type") in CARD_EVENTS and (asked or prop.id not in self.pending_since))
 
     def _close_settled(self) -> None:
         """Settling cards whose time is up are in the log for good."""

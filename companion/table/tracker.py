@@ -134,6 +134,7 @@ class TrackerConfig:
     late_share: float | None = 0.9
     late_frames: int = 10
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
+    quiet_rivals: bool = True  # a card asked about whose rival readings fade while it waits settles unasked
     # two cards of a hand read alike: the card applied earlier gives the name up (it is renamed, see
     # companion.table.amend) when the new card was read so in this share of its frames or more ...
     retake_share: float | None = 0.9
@@ -516,6 +517,16 @@ class TableTracker:
                 continue
             old = prop.event.get(key)
             best = max(track.votes, key=lambda k: track.votes[k])
+            if best == old and not applied and self.config.quiet_rivals and set(prop.flags) == {"low_confidence"}:
+                current = current or view()
+                others = _possible_readings(track, (BACK, old), current)[:3]
+                if not self._rivalled(track, old, others):  # its rival faded: no question needed any more
+                    prop.flags.append("unrivalled")
+                    prop.alternatives = others
+                    prop.reason = (prop.reason + "; " if prop.reason else "") + "read on: no rival left"
+                    self.events.append(f"{track.last_t:.2f}s {old}: no rival reading left")
+                    changed = True
+                continue
             if (best in (old, BACK, track.gave_way) or track.counts[best] < self.config.min_frames
                     or track.votes[best] <= self.config.reread_margin * track.support(old)):
                 continue

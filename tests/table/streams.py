@@ -12,16 +12,19 @@ from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import FrameDetections, read_stream
 from companion.table.replay import UNATTENDED
 from companion.table.session import SessionConfig, TableSession
+from companion.table.tracker import TrackerConfig
 from companion.table.zones import Calibration, Zones
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def run_stream(name: str, variant: str = "paulista", first_dealer: int = 3,
-               fusion: FusionConfig | None = None) -> TableSession:
+               fusion: FusionConfig | None = None, tracker: TrackerConfig | None = None) -> TableSession:
     header, frames = read_stream(FIXTURES / f"{name}.jsonl")
     log = MemoryTableLog({"type": "match", "variant": variant, "players": 4})
     config = SessionConfig(fusion=fusion or FusionConfig())
+    if tracker is not None:
+        config.tracker = tracker
     zones = Zones(Calibration.from_dict(header["calibration"])) if "calibration" in header else None
     session = TableSession(log, zones=zones, config=config, first_dealer=first_dealer)
     for frame in frames:

@@ -108,7 +108,7 @@ def test_the_latency_counts_every_camera_card_held_or_not():
 def test_a_table_that_answers_is_reported_apart(tmp_path):
     """``--answer``: the same sessions with the card questions answered from the truth, in their own
     report (``-answered``), with what was said; the unattended report is not overwritten."""
-    args = ["--hands", "4", "--hands-per-session", "4", "--variants", "paulista", "--mode", "noise",
+    args = ["--hands", "8", "--hands-per-session", "4", "--variants", "paulista", "--mode", "noise",
             "--noise", "hard", "--out", str(tmp_path)]
     assert main(args) == 0
     assert main(args + ["--answer", "1.0"]) == 0

@@ -97,6 +97,23 @@ def test_settle_at_once_off_holds_the_weak_card_and_the_cards_after_it():
     assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
 
 
+def test_a_card_asked_about_goes_in_at_once_when_its_doubt_turns_quiet():
+    """The tracker reads on while a card waits for an answer; when its rival readings fade it flags the
+    card ``unrivalled`` (TableTracker._read_again): the question is withdrawn and the card goes in,
+    open while it settles, and the card behind it follows."""
+    fusion = _fusion()
+    asked = _card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.3, alternatives=["4S"])
+    fusion.submit(asked)
+    fusion.submit(_card(1, "AS", 3.0))
+    fusion.tick(3.0)
+    assert fusion.pending == [asked] and len(fusion.log.game.events) == 1
+    asked.flags.append("unrivalled")
+    fusion.revised()
+    fusion.tick(3.2)
+    assert not fusion.pending and fusion.settling == [asked]
+    assert [e.get("card") for e in fusion.log.game.events[1:]] == ["4C", "AS"]
+
+
 def _settled(fusion: Fusion, **kw) -> Proposal:
     """Seat 0's weak 4C in at once (other readings 7C, KC), seat 1's AS after it."""
     weak = _card(0, "4C", 2.0, flags=["low_confidence", "unrivalled"], confidence=0.3, alternatives=["7C", "KC"],

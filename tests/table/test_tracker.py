@@ -143,6 +143,18 @@ def test_a_weak_card_in_the_log_while_it_settles_is_renamed_when_read_again():
     assert s.tracker.events == ["0.50s 4H read again as 5H", "2.50s KS read again as AS"]
 
 
+def test_a_card_asked_about_whose_rival_fades_goes_in_without_an_answer():
+    # live (nobody answers): 4C read 4S in two of its first frames is asked about ("or 1: 4S"); read 4C in
+    # every frame after, the rival fades, the question is withdrawn and the card settles (Fusion.settling)
+    s = run_stream("rival_fades")
+    assert events(s) == [HAND, {"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "7D"}]
+    assert any(m.startswith("? seat 0 plays 4C") for m in s.fusion.messages)
+    assert [a.resolved_by for a in s.fusion.applied] == ["auto", "settle", "auto"]
+    # without it, the question waits for the table, and seat 1's card behind it
+    held = run_stream("rival_fades", tracker=TrackerConfig(quiet_rivals=False))
+    assert events(held) == [HAND] and len(held.fusion.pending) == 1
+
+
 def test_someone_asked_about_a_doubtful_vira_sees_its_latest_reading():
     s = run_stream("covered_at_first", fusion=FusionConfig(settle_timeout=None))
     (pending, *_) = s.fusion.pending
