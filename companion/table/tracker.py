@@ -354,9 +354,14 @@ class TableTracker:
         card seen again.  Joined to the old card's track, the new vira was taken for the finished hand's
         card until its readings outvoted the old ones, six seconds later; the new hand's first plays came
         first and were shown as late cards of the finished hand (rendered seed 2, a whole hand lost).
-        A new track decides on its own readings: the old card, truly seen again, finds its anchor."""
+        A new track decides on its own readings: the old card, truly seen again, finds its anchor.
+        So does a card barely readable there (read below ``settle_confidence``) even under the old card's
+        name: the next vira 3S turned where 2S lay was read 2S at 0.07 while the hand still covered it,
+        which kept the old track going, and its 3S readings never outvoted the old ones (rendered seed 6,
+        a whole hand lost)."""
         return (track.anchor is not None and track.anchor.kind == "finished"
-                and track.missed >= self.config.replaced_missed and det.label != track.label)
+                and track.missed >= self.config.replaced_missed
+                and (det.label != track.label or det.confidence < self.config.settle_confidence))
 
     def undecided_before(self, t: float) -> bool:
         """Whether a card first seen before stream time ``t`` is still being

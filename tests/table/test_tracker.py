@@ -181,6 +181,15 @@ def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once
     assert not s.fusion.alerts and not s.fusion.pending
 
 
+def test_the_next_vira_read_as_the_old_one_at_first_still_opens_the_next_hand():
+    # Barely readable while the hand covers it, the new vira was read as the old one, which kept the old
+    # track going; its own readings never outvoted the old ones (rendered seed 6, a whole hand lost).
+    s = run_stream("vira_misread_as_old")
+    got = events(s)
+    assert got[9] == {"type": "hand", "dealer": 0, "vira": "KD"}
+    assert got[10:] == [{"type": "play", "seat": 1, "card": "3S"}]
+
+
 def test_the_same_vira_dealt_again_where_it_lay_opens_the_next_hand():
     # The next deal turned the same card where the last vira lay, 1.1 s after the table was swept: it was
     # taken for the finished hand's vira seen again, and the whole hand went missing (rendered seed 5).
