@@ -165,7 +165,8 @@ class Fusion:
         waited behind it.  On the rendered sessions two cards in five are such cards: the cards the
         camera put in went in a median 2.3 s after they were put down (five seeds, recorded streams),
         against 0.3 s for the cards applied at once."""
-        return [p for p in reversed(self._settling) if p.open_until is not None and self.now <= p.open_until]
+        return [p for p in reversed(self._settling) if p.open_until is not None and self.now <= p.open_until
+                and hand_tail(self.game, p.event.get(card_key(p.event)) or "") is not None]  # (not undone)
 
     def projected_game(self) -> Any:
         """The engine with the buffered and pending proposals applied, on a

@@ -139,6 +139,20 @@ def test_a_settling_card_rejected_is_taken_out_and_the_next_card_takes_its_seat(
     assert not late.reject(by="key") and len(late.log.game.events) == 3
 
 
+def test_a_settling_vira_is_not_taken_out_and_an_undone_card_no_longer_settles():
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0, 0.3, flags=["low_confidence", "unrivalled"]))
+    fusion.tick(0.5)
+    assert [p.event.get("vira") for p in fusion.settling] == ["5H"]
+    assert not fusion.reject(by="key")  # a hand cannot lose its vira: named or typed instead
+    assert fusion.messages[-1].startswith("cannot take new hand")
+    assert fusion.log.game.events[-1] == {"type": "hand", "dealer": 3, "vira": "5H"}
+    weak = _fusion()
+    _settled(weak)
+    assert weak.undo() and weak.undo()  # the AS, then the 4C
+    assert not weak.settling and not weak.reject(by="key")
+
+
 def test_a_settling_card_is_confirmed_or_named_by_the_table():
     fusion = _fusion()
     _settled(fusion)
