@@ -47,7 +47,7 @@ from companion.table.amend import drop_from_hand, hand_tail, rename_in_hand
 from companion.table.engine_view import TableLog, illegal_error, seat_due, view_of
 from companion.table.observations import (CARD_EVENTS, Proposal, VoiceObservation, card_key, chosen_seat,
                                           describe_event, seat_choice)
-from companion.table.tracker import TableView
+from companion.table.tracker import TableView, closing_event
 from companion.table.zones import CENTRE
 
 
@@ -583,7 +583,7 @@ class Fusion:
         try:
             outcomes = self.log.record(prop.event, source=prop.source)
         except illegal_error() as err:
-            if self._before_last(prop, by):
+            if self._close_again(prop, by) or self._before_last(prop, by):
                 return True
             if "illegal" not in prop.flags:
                 prop.flags.append("illegal")
@@ -592,6 +592,29 @@ class Fusion:
                 return False
             self._hold(prop)
             return False
+        self._applied_now(prop, outcomes, by)
+        return True
+
+    def _close_again(self, prop: Proposal, by: str) -> bool:
+        """A hand the camera closes (a new deal began, or the table was cleared, while the engine still
+        ran it) whose closing event no longer fits: it was worked out when the proposal was made, and
+        what went in since changed the hand.  It is worked out again for the hand as it is now.
+
+        Why: a refusal of the open truco, proposed while that truco waited, was refused by the engine
+        once the truco had been accepted; the hand never closed, and the new deal's cards and calls
+        went into it (a rendered Argentine session under ``--noise hard``: three hands lost)."""
+        if prop.source != "vision" or not {"new_deal", "table_cleared"} & set(prop.flags):
+            return False
+        view = view_of(self.game, self.first_dealer)
+        event = closing_event(view) if view.in_hand else None
+        if event is None or event == prop.event:
+            return False
+        try:
+            outcomes = self.log.record(event, source=prop.source)
+        except illegal_error():
+            return False
+        prop.reason = (prop.reason + "; " if prop.reason else "") + f"the hand had changed: {describe_event(event)}"
+        prop.event = event
         self._applied_now(prop, outcomes, by)
         return True
 

@@ -3,7 +3,7 @@ confirmed or rejected by key or voice, undo, typed events."""
 
 from __future__ import annotations
 
-from companion.table.engine_view import MemoryTableLog
+from companion.table.engine_view import MemoryTableLog, view_of
 from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import Proposal, VoiceObservation
 from companion.table.voice import VoiceInterpreter
@@ -112,6 +112,25 @@ def test_a_card_asked_about_goes_in_at_once_when_its_doubt_turns_quiet():
     fusion.tick(3.2)
     assert not fusion.pending and fusion.settling == [asked]
     assert [e.get("card") for e in fusion.log.game.events[1:]] == ["4C", "AS"]
+
+
+def test_a_hand_closed_by_a_new_deal_is_closed_as_it_is_when_the_close_goes_in():
+    """The camera closes a hand a new deal interrupted with the event that fitted when it proposed the
+    close: refusing the truco then waiting.  The truco was accepted before the close went in: the
+    refusal no longer fits, and the hand is closed with a fold instead (it never closed, and the new
+    deal went into it: a rendered Argentine session under --noise hard)."""
+    fusion = _fusion(pending_timeout=2.0)
+    fusion.submit(_card(0, "4C", 1.5))
+    fusion.submit(Proposal({"type": "raise", "seat": 1, "to": 3}, 2.0, source="voice"))
+    fusion.tick(2.5)
+    close = Proposal({"type": "refuse", "seat": 0}, 3.5, 0.5, "vision", ["new_deal"], "a new deal began", True)
+    fusion.submit(Proposal({"type": "accept", "seat": 0}, 3.0, source="voice"))
+    fusion.submit(close)
+    fusion.tick(4.0)
+    fusion.tick(7.0)  # unattended: the close goes in after the timeout
+    game = fusion.log.game
+    assert game.events[-1]["type"] == "fold" and "the hand had changed" in close.reason
+    assert not view_of(game, 3).in_hand  # closed: the new deal can open the next hand
 
 
 def _settled(fusion: Fusion, **kw) -> Proposal:
