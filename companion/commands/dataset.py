@@ -56,6 +56,19 @@ def _recrop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_crops(args: argparse.Namespace) -> int:
+    from companion.synth.art import ArtError
+    from companion.synth.table_crops import build_table_crops
+
+    def work() -> list[str]:
+        counts = build_table_crops(args.family, args.sessions, args.out, seed=args.seed, every=args.every,
+                                   hands=args.hands, workers=args.workers)
+        return [f"{args.family}: {sum(counts.values())} crops of {len(counts)} cards from {args.sessions} "
+                f"table sessions -> {args.out}"]
+
+    return _timed(work, (ArtError, RuntimeError))
+
+
 def _timed(work: Callable[[], list[str]], errors: tuple[type[Exception], ...]) -> int:
     """Run a data job: its report lines and the time taken, or one error line and exit code 1."""
     t0 = time.time()
@@ -166,6 +179,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="shrink each corner to this many pixels a side and enlarge it back (a table camera's "
                         "small cards; default: drawn sharp)")
     g.set_defaults(func=_glyphs)
+    tc = sub.add_parser("table-crops", help="classifier crops cut from rendered table sessions of the training "
+                                             "designs (the table's small, blurred, tilted cards)")
+    tc.add_argument("--family", choices=("french", "spanish"), required=True)
+    tc.add_argument("--sessions", type=int, required=True, help="sessions to render (about 1,500 crops each)")
+    tc.add_argument("--out", required=True, help="a classifier split folder, e.g. DATA/french/cls-table/train")
+    tc.add_argument("--every", type=float, default=0.5, help="seconds between sampled frames (about)")
+    tc.add_argument("--hands", type=int, default=3, help="hands a session")
+    tc.add_argument("--seed", type=int, default=0)
+    tc.add_argument("--workers", type=int, default=1)
+    tc.set_defaults(func=_table_crops)
     k = sub.add_parser("corners", help="cut both index corners of classifier crops, for the corner classifier")
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")
     k.add_argument("--out", required=True, help="folder to write, e.g. DATA/french/corners-v1")
