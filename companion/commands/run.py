@@ -272,16 +272,18 @@ def publish(hub: Any, session: Any, message: str | None = None) -> None:
     the ids its buttons send back, and the other readings a button can pick),
     the last impossible card shown while nothing waits, words heard."""
     fusion = session.fusion
-    pending = [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives)}
-               for p in fusion.pending]
+
+    def shown(p: Any, kind: str | None = None) -> dict[str, Any]:
+        item = {"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives)}
+        return {**item, "kind": kind} if kind else item
+
+    pending = [shown(p) for p in fusion.pending]
     # cards in the log that still settle: their buttons confirm, take out or rename them (Fusion.settling)
-    pending += [{"id": str(p.id), "text": p.describe(), "event": p.event, "alternatives": list(p.alternatives),
-                 "kind": "settling"} for p in fusion.settling]
+    pending += [shown(p, "settling") for p in fusion.settling]
     # named from its readings while nothing waits
     alert = fusion.nameable_alert() if not fusion.pending and not fusion.settling else None
     if alert is not None:
-        pending.append({"id": str(alert.id), "text": alert.describe(), "event": alert.event,
-                        "alternatives": list(alert.alternatives), "kind": "alert"})
+        pending.append(shown(alert, "alert"))
     hub.publish({"state": session.state(), "names": session.state().get("names"),
                  "match": {"variant": session.state().get("variant")}, "pending": pending,
                  "heard": [w for _, w in session.fusion.heard], "outcomes": [], "message": message})

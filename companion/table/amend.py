@@ -54,7 +54,10 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
     re-seated too); calls and answers go in as they were, and one the engine now
     refuses undoes the whole renaming.
     """
-    return _again(game, card, lambda event: renamed_event(event, card, name), first_dealer)
+    tail = hand_tail(game, card)
+    if tail is None:
+        return None
+    return _again(game, tail, renamed_event(tail[0], card, name), first_dealer)
 
 
 def drop_from_hand(game: Any, card: str, first_dealer: int | None = None) -> list[dict[str, Any]] | None:
@@ -65,20 +68,17 @@ def drop_from_hand(game: Any, card: str, first_dealer: int | None = None) -> lis
     tail = hand_tail(game, card)
     if tail is None or tail[0].get("type") != "play":
         return None
-    return _again(game, card, lambda event: None, first_dealer)
+    return _again(game, tail, None, first_dealer)
 
 
-def _again(game: Any, card: str, first_of: Any, first_dealer: int | None) -> list[dict[str, Any]] | None:
-    """The running hand undone back to the event that put ``card`` in, that event replaced by
-    ``first_of(event)`` (None: left out) and the rest applied again (see :func:`rename_in_hand`)."""
-    tail = hand_tail(game, card)
-    if tail is None:
-        return None
+def _again(game: Any, tail: list[dict[str, Any]], first: dict[str, Any] | None,
+           first_dealer: int | None) -> list[dict[str, Any]] | None:
+    """The running hand undone back to the first event of ``tail`` (:func:`hand_tail`'s), that event
+    replaced by ``first`` (None: left out) and the rest applied again (see :func:`rename_in_hand`)."""
     for _ in tail:
         game.undo()
     again: list[dict[str, Any]] = []
     try:
-        first = first_of(tail[0])
         if first is not None:
             game.apply(dict(first))
             again.append(first)

@@ -878,9 +878,7 @@ class Fusion:
             return False
         choice = prop.alternatives[index - 1]
         if prop.event.get("type") in CARD_EVENTS:
-            key = card_key(prop.event)
-            prop.alternatives = [c for c in prop.alternatives if c != choice] + [prop.event[key]]
-            prop.event = {**prop.event, key: choice}
+            _take_reading(prop, choice)
         else:  # a call both teams could have made: the seat that made it ("seat 2")
             prop.alternatives = [c for c in prop.alternatives if c != choice] + [seat_choice(prop.event["seat"])]
             prop.event = {**prop.event, "seat": chosen_seat(choice)}
@@ -956,8 +954,8 @@ class Fusion:
             self._say(f"cannot take {describe_event(prop.event)} out: choose another reading, or undo and type it")
             return False
         self._close(prop)
-        tail = hand_tail(self.game, card)
-        self._put_again(again, f"rejected: {describe_event(prop.event)} taken out [{by}]", undo=len(tail or []))
+        # undone: the play and every event after it, which go in again without it
+        self._put_again(again, f"rejected: {describe_event(prop.event)} taken out [{by}]", undo=len(again) + 1)
         self.rejected.append(prop)
         self._emit("rejected", proposal=prop)
         return True
@@ -968,15 +966,13 @@ class Fusion:
         if not 1 <= index <= len(prop.alternatives):
             self._say("no such reading to choose")
             return False
-        key = card_key(prop.event)
-        card, name = prop.event[key], prop.alternatives[index - 1]
+        card, name = prop.event[card_key(prop.event)], prop.alternatives[index - 1]
         again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
         if again is None:
             self._say(f"{card} cannot be {name} in this hand")
             return False
         self._close(prop)
-        prop.alternatives = [c for c in prop.alternatives if c != name] + [card]
-        prop.event = {**prop.event, key: name}
+        _take_reading(prop, name)
         self._put_again(again, f"{card} is {name} [{by}]", first_by="confirm")
         return True
 
@@ -1021,6 +1017,13 @@ class Fusion:
         self._say(f"{describe_event(event)} [typed]")
         self._emit("applied", entry=entry)
         return True
+
+
+def _take_reading(prop: Proposal, name: str) -> None:
+    """A camera card's proposal named ``name``, one of its other readings (which its old name joins)."""
+    key = card_key(prop.event)
+    prop.alternatives = [c for c in prop.alternatives if c != name] + [prop.event[key]]
+    prop.event = {**prop.event, key: name}
 
 
 def _text(words: Any) -> str:

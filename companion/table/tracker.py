@@ -541,12 +541,8 @@ class TableTracker:
             self.events.append(f"{track.last_t:.2f}s {old} read again as {best}")
             if applied:  # in the log already: fusion renames it there (and puts the hand in again)
                 prop.open_until = None
-                prop.event[key] = track.label_override = best
-                if track.anchor is not None:
-                    track.anchor.label = best
-                submit(Proposal({"type": "rename", "card": old, "name": best}, now, track.confidence, "vision",
-                                [], f"{old} read again as {best} while it settled", True, now, box=track.box,
-                                zone=self._zone(track.box)))
+                prop.event[key] = best
+                self._ask_rename(track, old, best, now, submit, f"{old} read again as {best} while it settled")
                 current = None
                 continue
             prop.event[key] = best
@@ -598,12 +594,19 @@ class TableTracker:
             if not current.in_hand or best not in current.deck or best in current.played:
                 continue
             old = anchor.label
-            anchor.label = track.label_override = best
             self.events.append(f"{now:.2f}s {old} read as {best} in {later[best]} of {total} frames since: renamed")
-            submit(Proposal({"type": "rename", "card": old, "name": best}, now, track.confidence, "vision", [],
-                            f"{old} read as {best} in {later[best]} of its {total} frames since it went in",
-                            True, now, box=track.box, zone=self._zone(track.box)))
+            self._ask_rename(track, old, best, now, submit,
+                             f"{old} read as {best} in {later[best]} of its {total} frames since it went in")
             current = None
+
+    def _ask_rename(self, track: Track, old: str, best: str, now: float, submit: Submit, why: str) -> None:
+        """Ask fusion to rename ``old``, a card of the running hand in the log, ``best``
+        (``{"type": "rename"}``, see Fusion._rename); the tracker's own record of it takes the new name."""
+        track.label_override = best
+        if track.anchor is not None:
+            track.anchor.label = best
+        submit(Proposal({"type": "rename", "card": old, "name": best}, now, track.confidence, "vision", [], why,
+                        True, now, box=track.box, zone=self._zone(track.box)))
 
     def _out_with(self, track: Track, current: TableView) -> set[str]:
         """The cards out in the hand of ``track``'s card: the view's, or, when the waiting cards end
