@@ -30,17 +30,13 @@ VARIANTS = {"french": ("paulista", "mineiro", "clean-28"), "spanish": ("argentin
 def session_plan(family: str, seed: int, hands: int) -> tuple[Any, Any, random.Random]:
     """The script and render options of table session ``seed`` (a training design; camera, light and
     players drawn as the table evaluation draws them), and the random source its crops go on with."""
-    from companion.table.render_session import RenderOptions
+    from companion.table.render_session import random_look
     from companion.table.script import make_script
 
     rng = random.Random(seed)
     variant = rng.choice(VARIANTS[family])
-    players = rng.choice([2, 4, 4, 6])
-    script = make_script(variant, hands, players, seed)
-    opts = RenderOptions(640, 480, tilt=rng.choice([0.0, 0.15, 0.3]), roll=rng.uniform(-25, 25),
-                         light=rng.choice([0.6, 0.8, 1.0, 1.2]), seed=seed, split="train",
-                         view_mm=rng.uniform(640, 720))
-    return script, opts, rng
+    opts, players = random_look(rng, (640, 480), seed, split="train")
+    return make_script(variant, hands, players, seed), opts, rng
 
 
 def _session_crops(job: tuple[str, int, str, float, float, int]) -> dict[str, int]:

@@ -49,7 +49,7 @@ from companion.paths import models_dir
 from companion.table.answers import TableAnswers
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections, read_stream, write_stream
-from companion.table.render_session import RenderOptions, render_session
+from companion.table.render_session import RenderOptions, random_look, render_session
 from companion.table.replay import UNATTENDED, ReplayResult, replay
 from companion.table.session import SessionConfig, frame_size
 from companion.table.script import SessionScript, make_script
@@ -87,13 +87,7 @@ def plan(total_hands: int, seed: int = 0, hands_per_session: int = 4,
     while planned < total_hands:
         variant = variants[k % len(variants)]
         hands = min(hands_per_session, total_hands - planned)
-        tilt = rng.choice([0.0, 0.15, 0.3])
-        roll = rng.uniform(-25, 25)
-        light = rng.choice([0.6, 0.8, 1.0, 1.2])
-        players = rng.choice([2, 4, 4, 4, 6])
-        view = rng.uniform(640, 720) * (size[0] / size[1]) / (4 / 3)
-        opts = RenderOptions(size[0], size[1], tilt=tilt, roll=roll, light=light, seed=seed * 1000 + k,
-                             view_mm=view)
+        opts, players = random_look(rng, size, seed * 1000 + k)
         spec = SessionSpec(f"s{k:02d}-{variant}-{players}p", variant, hands, seed * 1000 + k, opts, players)
         specs.append(spec)
         # a game may end before the planned hands: count the hands really played

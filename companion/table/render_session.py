@@ -24,6 +24,8 @@ differ only by sensor noise, as from a still camera.
 
 from __future__ import annotations
 
+import random
+
 import argparse
 import json
 import math
@@ -57,6 +59,21 @@ class RenderOptions:
     design: str | None = None
     split: str = "holdout"
     seed: int = 0
+
+
+def random_look(rng: random.Random, size: tuple[int, int], seed: int,
+                split: str = "holdout") -> tuple[RenderOptions, int]:
+    """A table as the rendered sessions draw one: the camera's tilt and roll, the light, the view and
+    the number of players, from ``rng`` (in this order: the evaluation's seeds render the same
+    sessions).  The same table depth fills the frame height whatever the aspect (a 16:9 frame sees more
+    of the table's width).  ``split``: the designs it is drawn with (held out, or training ones)."""
+    tilt = rng.choice([0.0, 0.15, 0.3])
+    roll = rng.uniform(-25, 25)
+    light = rng.choice([0.6, 0.8, 1.0, 1.2])
+    players = rng.choice([2, 4, 4, 4, 6])
+    view = rng.uniform(640, 720) * (size[0] / size[1]) / (4 / 3)
+    return RenderOptions(size[0], size[1], tilt=tilt, roll=roll, light=light, seed=seed, view_mm=view,
+                         split=split), players
 
 
 def pick_design(family: str, split: str, seed: int, name: str | None = None) -> Any:
