@@ -33,3 +33,15 @@ def test_table_crops_cli_reports_what_it_wrote(tmp_path, capsys):
     assert main(["dataset", "table-crops", "--family", "french", "--sessions", "1", "--hands", "1",
                  "--out", str(tmp_path / "train")]) == 0
     assert "crops of" in capsys.readouterr().out
+
+
+def test_table_crops_without_card_art_is_one_clear_error(tmp_path, capsys, monkeypatch):
+    import companion.synth.art as art
+    from companion.cli import main
+
+    monkeypatch.setattr(art, "split_designs", lambda family: ((), ()))
+    assert main(["dataset", "table-crops", "--family", "french", "--sessions", "1", "--hands", "1",
+                 "--out", str(tmp_path / "train")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: no french card designs on this machine") and "Traceback" not in err
+    assert not list(tmp_path.rglob("*.jpg"))
