@@ -668,6 +668,28 @@ def test_a_second_card_read_alike_in_the_zone_of_the_seat_due_is_that_seats_play
     assert "reread" in applied.proposal.flags and applied.resolved_by == "timeout"  # asked about, not taken silently
 
 
+def test_a_card_read_alike_overlapping_its_seats_earlier_card_is_that_seats_next_play():
+    """Seat 0 wins the first trick and leads the second: its new card lies in its row, over part of its
+    first card (IoU 0.16), and is read as that card.  A second physical card was told from the same
+    card seen again only when the two boxes overlapped under 0.1, so this one was shown as "already
+    out", the play was lost and every later card of the hand took the wrong seat (rendered seed 8, a
+    six-player Clean-28 hand)."""
+    from .streams import run_frames
+
+    first = Detection("3S", 0.9, (290.0, 357.0, 350.0, 443.0), 0.9)
+    trick = [(Detection("4D", 0.9, (470.0, 197.0, 530.0, 283.0), 0.9), 2.0, 99),
+             (Detection("5S", 0.9, (290.0, 27.0, 350.0, 113.0), 0.9), 3.0, 99),
+             (Detection("7H", 0.9, (110.0, 197.0, 170.0, 283.0), 0.9), 4.0, 99)]
+    again = Detection("3S", 0.5, (330.0, 370.0, 390.0, 456.0), 0.9, (("KS", 0.02),))
+    session = run_frames(_frames(9.0, (first, 1.0, 99), *trick, (again, 5.5, 99)))
+    assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "3S"}, {"type": "play", "seat": 1, "card": "4D"},
+                               {"type": "play", "seat": 2, "card": "5S"}, {"type": "play", "seat": 3, "card": "7H"},
+                               {"type": "play", "seat": 0, "card": "KS"}]
+    (applied,) = [a for a in session.fusion.applied if a.event.get("card") == "KS"]
+    assert "reread" in applied.proposal.flags  # its face was in doubt: asked about, not taken silently
+    assert not session.fusion.alerts
+
+
 def test_a_waiting_card_is_never_renamed_to_a_card_already_out_in_its_hand():
     """A doubtful card waits; the next card proposed ends the hand in the view the tracker reads, which
     then has no cards out.  Read again as a card already played in that hand, the waiting card was
