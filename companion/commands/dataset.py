@@ -11,14 +11,17 @@ from collections.abc import Callable
 def _build(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops, build_dataset, write_combined_yaml
+    from companion.synth.photos import DEFAULT_DIRS, PhotoError
 
     t0 = time.time()
+    photo_dirs = tuple(args.photos or DEFAULT_DIRS) if args.photos is not None else ()
     try:
         for split in args.split:
             n = args.n if split == "train" else (args.n_val if args.n_val is not None else max(1, args.n // 8))
             if n > 0:
                 build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers,
-                              start=args.start, layouts=tuple(args.layouts) if args.layouts else None)
+                              start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
+                              photo_dirs=photo_dirs, photo_share=args.photo_share)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -26,7 +29,7 @@ def _build(args: argparse.Namespace) -> int:
                 count = build_crops(args.family, args.crops, Path(args.out) / "cls", split=split, seed=args.seed,
                                     workers=args.workers)
                 print(f"{args.family} {split}: {count} extra classifier crops from {args.crops} small scenes")
-    except ArtError as exc:
+    except (ArtError, PhotoError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.combine:
@@ -134,6 +137,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="number (and seed) scenes from here: adds new scenes to an existing folder")
     b.add_argument("--layouts", nargs="+", default=None, choices=LAYOUTS,
                    help="only these layout kinds (default: the table mix), e.g. closeup fan pile")
+    b.add_argument("--photos", nargs="*", default=None, metavar="DIR",
+                   help="lay a share of the scenes on photographed surfaces among photographed objects, from "
+                        "the images under DIR (no DIR: the Debian wallpaper folders, datasets/README.md)")
+    b.add_argument("--photo-share", type=float, default=0.6,
+                   help="share of the scenes drawn with --photos (default 0.6)")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,

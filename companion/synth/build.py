@@ -28,6 +28,7 @@ import numpy as np
 from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, has_back, list_designs,
                                  prepare_designs, split_designs)
 from companion.synth.layouts import random_camera, random_layout, random_lighting
+from companion.synth.photos import PhotoPool, pool_for
 from companion.synth.scene import INDEX_REGION, Scene, compose_scene
 from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
@@ -53,11 +54,15 @@ def designs_for(family: str, split: str, workers: int = 1) -> list[Design]:
 
 def render_random_scene(rng: np.random.Generator, family: str, designs: list[Design],
                         back_designs: list[Design] | None = None, size: tuple[int, int] | None = None,
-                        layouts: tuple[str, ...] | None = None) -> Scene:
+                        layouts: tuple[str, ...] | None = None, photos: PhotoPool | None = None,
+                        photo_share: float = 0.0) -> Scene:
     """One random training scene of ``family`` drawn with one of ``designs``.
 
     ``layouts``: draw the layout kind uniformly from these (default: the table mix of
     :func:`random_layout`), e.g. ``("closeup", "fan", "pile")`` for phone-photo-like scenes.
+    ``photos``: a share ``photo_share`` of the scenes lie on a photographed surface among
+    objects with photographed faces (``companion.synth.photos``); without, no random draw
+    changes, so a seed renders the scenes it always did.
     """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
@@ -70,8 +75,13 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     placements, kind = random_layout(rng, pool, kind)
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
+    lighting = random_lighting(rng)
+    if photos is not None and rng.random() < photo_share:
+        return compose_scene(placements, camera, design=design, back_design=back, lighting=lighting, rng=rng,
+                             distractors=int(rng.choice([0, 1, 2, 3, 4])), surface=photos.surface,
+                             clutter=photos.patch)
     return compose_scene(placements, camera, design=design, back_design=back,
-                         lighting=random_lighting(rng), rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
+                         lighting=lighting, rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
 
 
 def yolo_lines(scene: Scene) -> list[str]:
@@ -126,15 +136,16 @@ def _fully_cached(design: Design) -> bool:
 
 
 def _worker(args: tuple) -> list[str]:
-    family, split, start, stop, seed, out, crop, layouts = args
+    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     out_dir = Path(out)
     designs = _split_designs_cached(family, split)
+    photos = pool_for(photo_dirs) if photo_dirs else None
     records = []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
-        scene = render_random_scene(rng, family, designs, layouts=layouts)
+        scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share)
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
@@ -152,13 +163,21 @@ def _worker(args: tuple) -> list[str]:
 
 def build_dataset(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0,
                   workers: int = 1, crop: int = CROP, start: int = 0,
-                  layouts: tuple[str, ...] | None = None) -> Path:
+                  layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
+                  photo_share: float = 0.0) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
-    different scenes to the same folder; ``layouts`` restricts the layout kinds.
+    different scenes to the same folder; ``layouts`` restricts the layout kinds;
+    ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes.
+    Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
+    photo_dirs = tuple(photo_dirs)
+    if photo_dirs and photo_share > 0:
+        pool_for(photo_dirs)  # fails here, clearly, before anything is written
+    else:
+        photo_dirs = ()
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
@@ -167,7 +186,8 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     chunks = []
     step = max(1, (n + workers * 4 - 1) // (workers * 4))
     for a in range(start, start + n, step):
-        chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts))
+        chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts, photo_dirs,
+                       photo_share))
     with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
         if workers <= 1:
             for ch in chunks:

@@ -10,6 +10,7 @@ from an id-map drawn in z-order: what the labels say is what was drawn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -18,6 +19,8 @@ import numpy as np
 from companion.synth.art import Design, card_image
 from companion.synth.backgrounds import table_texture
 
+# (rng, height, width) -> BGR uint8 image: a table surface or an object's face
+Surface = Callable[[np.random.Generator, int, int], np.ndarray]
 CARD_HEIGHT_MM = {"french": 88.0, "spanish": 95.0}
 # Index corner region in unit card coordinates (x0, y0, x1, y1), top-left; the
 # bottom-right one is its 180-degree rotation.  Spanish cards carry the suit in
@@ -201,8 +204,11 @@ def _fingers(canvas: np.ndarray, idmap: np.ndarray, rng: np.random.Generator, qu
     idmap[layer > 127] = -1
 
 
-def _distractor(canvas: np.ndarray, rng: np.random.Generator, ppm: float) -> None:
-    """A non-card object on the table: paper sheet, coin, phone, cup rim, pen, notebook."""
+def _distractor(canvas: np.ndarray, rng: np.random.Generator, ppm: float, clutter: Surface | None = None) -> None:
+    """A non-card object on the table: paper sheet, coin, phone, cup rim, pen, notebook.
+
+    ``clutter`` (e.g. ``photos.PhotoPool.patch``) gives most boxes, cups and sheets a
+    photographed face instead of a flat colour: book covers, printed boxes, plates."""
     H, W = canvas.shape[:2]
     kind = str(rng.choice(["paper", "coin", "phone", "cup", "pen", "box"]))
     cx, cy = rng.uniform(0, W), rng.uniform(0, H)
@@ -211,7 +217,8 @@ def _distractor(canvas: np.ndarray, rng: np.random.Generator, ppm: float) -> Non
         w, h = rng.uniform(150, 300) * ppm, rng.uniform(200, 300) * ppm
         colour = np.full(3, rng.uniform(200, 255))
     elif kind == "box":
-        w, h = rng.uniform(40, 160) * ppm, rng.uniform(40, 160) * ppm
+        top = 250 if clutter is not None else 160
+        w, h = rng.uniform(40, top) * ppm, rng.uniform(40, top) * ppm
         colour = rng.uniform(0, 255, 3)
     elif kind == "phone":
         w, h = 70 * ppm, 145 * ppm
@@ -233,6 +240,13 @@ def _distractor(canvas: np.ndarray, rng: np.random.Generator, ppm: float) -> Non
         cv2.fillConvexPoly(layer, box.astype(np.int32), 255, cv2.LINE_AA)
     a = (layer.astype(np.float32) / 255.0)[..., None]
     canvas *= 1 - a
+    if clutter is not None and kind in ("paper", "box", "cup", "phone") and rng.random() < 0.8:
+        x, y, bw, bh = cv2.boundingRect(layer)
+        if bw > 1 and bh > 1:
+            face = np.zeros_like(canvas)
+            face[y:y + bh, x:x + bw] = clutter(rng, bh, bw).astype(np.float32)
+            canvas += a * face
+            return
     canvas += a * colour.astype(np.float32)[None, None, :] * rng.uniform(0.85, 1.0)
     if kind == "paper" and rng.random() < 0.7:  # lines of handwriting or print
         for k in range(int(rng.integers(3, 12))):
@@ -254,6 +268,8 @@ def compose_scene(
     background: np.ndarray | None = None,
     rng: np.random.Generator | None = None,
     distractors: int = 0,
+    surface: Surface | None = None,
+    clutter: Surface | None = None,
 ) -> Scene:
     """Render ``placements`` seen by ``camera``; return the BGR image and per-card ground truth.
 
@@ -261,6 +277,8 @@ def compose_scene(
     placement names its own; ``background`` is a BGR texture of the table in
     millimetres-ish pixels (random procedural surface when None); ``distractors``
     non-card objects (paper, coins, phone, cup, pen, boxes) are drawn under the cards.
+    ``surface`` draws the table when ``background`` is None (default: a procedural one,
+    ``backgrounds.table_texture``); ``clutter`` gives the objects photographed faces.
     """
     rng = rng or np.random.default_rng()
     lighting = lighting or Lighting()
@@ -278,13 +296,13 @@ def compose_scene(
     ppm_img = W / camera.view_mm
     res = min(0.8 * ppm_img, 1000 / max(tx1 - tx0, ty1 - ty0))
     tw, th = max(8, int((tx1 - tx0) * res)), max(8, int((ty1 - ty0) * res))
-    tex = background if background is not None else table_texture(rng, th, tw)
+    tex = background if background is not None else (surface or table_texture)(rng, th, tw)
     tex_to_table = np.array([[(tx1 - tx0) / tex.shape[1], 0, tx0], [0, (ty1 - ty0) / tex.shape[0], ty0], [0, 0, 1]])
     canvas = cv2.warpPerspective(tex, hom @ tex_to_table, (W, H), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REFLECT).astype(np.float32)
 
     for _ in range(distractors):  # objects lie under the cards (drawn first)
-        _distractor(canvas, rng, ppm_img)
+        _distractor(canvas, rng, ppm_img, clutter)
 
     order = sorted(range(len(placements)), key=lambda i: placements[i].z)
     idmap = np.full((H, W), -1, np.int32)

@@ -312,3 +312,68 @@ def test_index_fonts_are_text_faces_of_both_kinds(tmp_path, monkeypatch):
         assert [p.rsplit("/", 1)[1] for p in reindex.text_fonts()] == ["Book.otf", "Serif.ttf"]
     finally:
         reindex.text_fonts.cache_clear()
+
+
+def _photo(folder, name, bgr, size=(200, 300)):
+    folder.mkdir(parents=True, exist_ok=True)
+    img = np.zeros((*size, 3), np.uint8)
+    img[:] = bgr
+    cv2.imwrite(str(folder / name), img)
+
+
+def test_photo_surfaces_are_cut_from_the_photographs(tmp_path):
+    from companion.synth.photos import PhotoPool, find_photos
+
+    _photo(tmp_path / "p", "blue.png", (220, 40, 40))
+    _photo(tmp_path / "p" / "sub", "blue.jpg", (230, 30, 30))
+    _photo(tmp_path / "p", "icon.png", (0, 0, 255), size=(16, 16))  # too small to be a surface
+    (tmp_path / "p" / "notes.txt").write_text("not a photo")
+    assert sorted(p.name for p in find_photos([str(tmp_path / "p")])) == ["blue.jpg", "blue.png", "icon.png"]
+    pool = PhotoPool.from_dirs([str(tmp_path / "p")])
+    rng = np.random.default_rng(0)
+    cuts = [pool.surface(rng, 50, 80) for _ in range(20)] + [pool.patch(rng, 31, 17) for _ in range(20)]
+    assert {c.shape for c in cuts} == {(50, 80, 3), (31, 17, 3)} and {c.dtype for c in cuts} == {np.dtype(np.uint8)}
+    mean = np.mean([c.reshape(-1, 3).mean(axis=0) for c in cuts], axis=0)
+    assert mean[0] > mean[2] + 40  # blue photographs, never the red icon
+
+
+def test_dataset_build_lays_scenes_on_photographs_and_labels_them_the_same(tmp_path, plain_design, monkeypatch):
+    import companion.synth.build as build
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
+    monkeypatch.setattr(build, "random_lighting", lambda rng: Lighting(shadow=0.0))
+    from companion.synth.photos import PhotoPool
+
+    class Magenta(PhotoPool):  # every cut of it is plain magenta (cutting is tested above)
+        def cut(self, rng, height, width, zoom=(0.25, 1.0)):
+            return np.full((height, width, 3), (255, 0, 255), np.uint8)
+
+    monkeypatch.setattr(build, "pool_for", lambda dirs: Magenta([tmp_path / "photos" / "magenta.png"]))
+    _photo(tmp_path / "photos", "magenta.png", (255, 0, 255))
+    out = build.build_dataset("spanish", 3, tmp_path / "ds", split="train", seed=1, layouts=("closeup",),
+                              photo_dirs=(str(tmp_path / "photos"),), photo_share=1.0)
+    for rec in (json.loads(x) for x in (out / "scenes" / "train-spanish.jsonl").read_text().splitlines()):
+        img = cv2.imread(str(out / rec["image"]))
+        covered = np.zeros(img.shape[:2], np.uint8)
+        for c in rec["cards"]:
+            cv2.fillConvexPoly(covered, np.array(c["corners"], np.int32), 1)
+        table = img[covered == 0].astype(int)
+        # the surface is the photograph: magenta (blue and red well above green) where no card lies
+        assert np.median(table[:, 0] - table[:, 1]) > 60 and np.median(table[:, 2] - table[:, 1]) > 60
+        stem = rec["image"].split("/")[-1][:-4]
+        lines = [ln for ln in (out / "labels" / "train" / f"{stem}.txt").read_text().split("\n") if ln.strip()]
+        assert len(lines) == sum(c["labelled"] and (c["box"][2] - c["box"][0]) >= 3
+                                 and (c["box"][3] - c["box"][1]) >= 3 for c in rec["cards"])
+
+
+def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
+    from companion.cli import main
+
+    (tmp_path / "empty").mkdir()
+    rc = main(["dataset", "build", "--family", "spanish", "--n", "1", "--out", str(tmp_path / "ds"),
+               "--photos", str(tmp_path / "empty")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "no photographs" in err and str(tmp_path / "empty") in err
+    assert not (tmp_path / "ds").exists()
