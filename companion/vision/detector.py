@@ -52,6 +52,8 @@ OUTLINE_SCORE = 0.5
 # name_boxes can tell it from a detector box (whatever its score).
 BACK_CLASS = 1
 OUTLINE_CLASS = 2
+# ... and a faint detector box (scored under the threshold, see FAINT_CONF)
+FAINT_CLASS = 3
 # ... and is kept only when the classifier names it a face this surely: with no detector behind it, a weak
 # name is a pale object of a card's shape (measured on the real photos: the outline boxes matching no card
 # were all named at p <= 0.27, those of cards mostly at 0.64 or more)
@@ -61,6 +63,15 @@ OUTLINE_MIN_PROB = 0.5
 # named right at p 0.27-0.31; one rendered hand more was scored right with 0.25 or 0 here, none with 0.5.
 # (On the real photos, one outline matching no card was named above 0.25: 0.27.)
 TABLE_OUTLINE_MIN_PROB = 0.25
+# Photos: a box the detector scores under its threshold but at least FAINT_CONF is a card when the
+# classifier names it a face at FAINT_MIN_PROB or more and no surer box or outline covers it.  Why: on the
+# real photos the detector's scores of cards it boxed and of things that are not cards overlap below 0.35,
+# and the classifier tells them apart (boxes scored 0.1-0.35: of those named a face at p >= 0.5, 90 % lay
+# on a card; of the others, 11 %).  Chosen on half the real photos (`evaluate real --half tune
+# --faint-conf C --faint-min-prob P`), measured on the other half (models/README.md, session 16).
+FAINT_CONF: float | None = 0.05
+FAINT_MIN_PROB = 0.5
+FAINT_MAX = 8  # at most this many faint boxes are read (the best scored): each costs a classifier pass
 # Share of the index-corner classifier in a card's reading, when one is shipped.  Chosen on 1,173 held-back
 # crops with backs (evaluate classifier --crops cls-v3/val, v8 corners): 0.5 0.754, 0.6 0.762, 0.7 0.752.
 CORNER_WEIGHT = 0.6
@@ -328,7 +339,8 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
 
 
 def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None,
-                   outlines: bool | None = None) -> dict:
+                   outlines: bool | None = None, faint_conf: float | None = None,
+                   faint_min_prob: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)."""
@@ -337,7 +349,12 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
     if outlines is None:
         outlines = len(chosen) > 1
-    return {"conf": conf, "scales": chosen, "outlines": outlines}
+    if faint_conf is None and len(chosen) > 1:
+        faint_conf = FAINT_CONF
+    if not faint_conf:  # 0: none
+        faint_conf = None
+    return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
+            "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -417,7 +434,8 @@ class CardDetector:
                  back_weight: float = BACK_WEIGHT, rank_floor: float = RANK_FLOOR, outlines: bool = False,
                  outline_min_prob: float = OUTLINE_MIN_PROB,
                  corner_shifts: tuple[tuple[float, float], ...] = CORNER_SHIFTS,
-                 suit_corner_weight: float = SUIT_CORNER_WEIGHT) -> None:
+                 suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
+                 faint_min_prob: float = FAINT_MIN_PROB) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -430,6 +448,10 @@ class CardDetector:
         self.scales = tuple(scales)
         self.outlines = outlines
         self.outline_min_prob = outline_min_prob
+        if faint_conf is not None and not 0.0 < faint_conf < conf:
+            raise ValueError(f"faint_conf must be in (0, conf={conf}), got {faint_conf!r}")
+        self.faint_conf = faint_conf
+        self.faint_min_prob = faint_min_prob
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
@@ -495,7 +517,14 @@ class CardDetector:
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale, and with
         ``outlines`` the outlines no detector box covers (class ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
-        parts = [self._boxes_at(image_bgr, f) for f in self.scales]
+        faint: tuple[np.ndarray, np.ndarray] | None = None
+        if self.faint_conf is not None:  # the first view's boxes down to faint_conf, in one pass
+            b, sc, c = self._boxes_at(image_bgr, self.scales[0], self.faint_conf)
+            low = sc < self.conf
+            faint = (b[low], sc[low])
+            parts = [(b[~low], sc[~low], c[~low])] + [self._boxes_at(image_bgr, f) for f in self.scales[1:]]
+        else:
+            parts = [self._boxes_at(image_bgr, f) for f in self.scales]
         if len(parts) > 1 and len(parts[0][0]):
             # a shrunk view only adds cards the full view missed: a box there that overlaps one found
             # at full size is that card again, or several cards taken for one
@@ -515,6 +544,8 @@ class CardDetector:
             extra = outlines[[not (len(found) and (box_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
             extra = extra.reshape(-1, 4)
             parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.full(len(extra), OUTLINE_CLASS, dtype=int)))
+        if faint is not None:
+            parts.append(self._faint_boxes(*faint, parts))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
@@ -528,7 +559,20 @@ class CardDetector:
             keep_idx.append(i)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
 
-    def _boxes_at(self, image_bgr: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first view's boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in
+        ``found`` (surer boxes, outlines) overlaps, as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those
+        the classifier names a face surely enough (``faint_min_prob``)."""
+        sure = np.concatenate([p[0] for p in found]).reshape(-1, 4)
+        new = np.array([not (len(sure) and (box_iou(x, sure) > self.shrunk_overlap).any()) for x in b], dtype=bool)
+        b, sc = b[new].reshape(-1, 4), sc[new]
+        best = np.argsort(-sc, kind="stable")[:FAINT_MAX]
+        b, sc = b[best], sc[best]
+        return b, sc, np.full(len(b), FAINT_CLASS, dtype=int)
+
+    def _boxes_at(self, image_bgr: np.ndarray, factor: float,
+                  conf: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         h, w = image_bgr.shape[:2]
         top = left = 0
         view = image_bgr
@@ -543,7 +587,7 @@ class CardDetector:
         pred = out[0] if out.ndim == 3 else out
         if pred.shape[-1] != 6:
             raise ModelError(f"unexpected detector output shape {out.shape}; export with nms=False (end-to-end)")
-        pred = pred[pred[:, 4] >= self.conf]
+        pred = pred[pred[:, 4] >= (self.conf if conf is None else conf)]
         boxes = pred[:, :4].astype(np.float64)
         boxes[:, [0, 2]] = (boxes[:, [0, 2]] - pad_x) / r - left
         boxes[:, [1, 3]] = (boxes[:, [1, 3]] - pad_y) / r - top
@@ -726,6 +770,8 @@ class CardDetector:
                 (name, prob), others = faces[0], faces[1:]
             if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
                 continue  # an outline named weakly or as a back: no card the detector missed
+            if classes[i] == FAINT_CLASS and (name == "back" or prob < self.faint_min_prob):
+                continue  # a faint box named weakly or as a back: not a card the detector was unsure of
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts))
                 continue

@@ -166,7 +166,7 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
                 for name, gts in sorted(by_image.items())]
 
     seen = faces_found()
-    result = _real_scores(seen, detector.conf, iou_min)
+    result = _real_scores(seen, detector.conf, iou_min, detector.conf)
     if sweep:
         result["sweep"] = {}
         base = detector.conf
@@ -181,15 +181,17 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
                     detector.conf = base
             else:
                 seen_t = seen
-            result["sweep"][f"{t:g}"] = {k: v for k, v in _real_scores(seen_t, t, iou_min).items() if k != "per_rank"}
+            result["sweep"][f"{t:g}"] = {k: v for k, v in _real_scores(seen_t, t, iou_min, base).items() if k != "per_rank"}
     return result
 
 
-def _real_scores(seen: list[tuple[list[dict], list]], threshold: float, iou_min: float) -> dict:
+def _real_scores(seen: list[tuple[list[dict], list]], threshold: float, iou_min: float, base: float) -> dict:
+    """Scores of the detections the detector scores ``threshold`` or more, and of the faint ones it kept
+    (scored under its own threshold ``base``: kept because the classifier named them surely)."""
     found = total = false = found_any = 0
     per_rank: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for gts, all_dets in seen:
-        dets = [d for d in all_dets if d.detector_confidence >= threshold]
+        dets = [d for d in all_dets if d.detector_confidence >= threshold or d.detector_confidence < base]
         for g in gts:
             total += 1
             per_rank[g["rank"]][1] += 1
@@ -382,6 +384,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
                    help="real/latency/synthetic: cut these crops from the card turned upright where its outline is "
                         "found (default: %(default)s)")
+    p.add_argument("--faint-conf", type=float, default=None,
+                   help="with the shrunk view, also keep boxes scored from this up to --conf that the classifier "
+                        "names a face at --faint-min-prob (default: FAINT_CONF; 0: none)")
+    p.add_argument("--faint-min-prob", type=float, default=None, help="(default: FAINT_MIN_PROB)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
@@ -391,11 +397,13 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
-                                **photo_settings(args.conf, args.scales, args.outlines))
+                                **photo_settings(args.conf, args.scales, args.outlines,
+                                                 args.faint_conf, args.faint_min_prob))
     except ValueError as exc:
         p.error(str(exc))
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
+                    "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}

@@ -357,3 +357,58 @@ def test_the_real_photos_split_into_two_halves_that_make_the_whole(french, tmp_p
         assert tune[key] + test[key] == whole[key]
     with pytest.raises(ValueError):
         evaluate_real(french, tmp_path, half="all")
+
+
+def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_surer_lies(french, monkeypatch):
+    """Photos: boxes scored under the threshold (from ``faint_conf``) are kept when the classifier names them a
+    face at ``faint_min_prob`` and no surer box overlaps them; the classifier's answers and the detector's boxes
+    are given, so the rule is tested whatever the weights."""
+    import copy
+
+    det = copy.copy(french)
+    det.prior, det.conf, det.scales, det.outlines = None, 0.35, (1.0,), False
+    det.faint_conf, det.faint_min_prob = 0.05, 0.5
+    index = {v: k for k, v in det.cls_names.items()}
+    image = np.zeros((120, 400, 3), np.uint8)
+    boxes = {  # box: (score, the colour painted there, which the fake classifier reads)
+        (10, 10, 70, 100): (0.8, (0, 0, 255)),  # a sure card
+        (12, 12, 72, 102): (0.2, (0, 0, 255)),  # the same card boxed again, faintly: covered by the sure box
+        (100, 10, 160, 100): (0.2, (255, 0, 0)),  # a faint box named 7S surely: a card
+        (200, 10, 260, 100): (0.1, (0, 255, 0)),  # a faint box named weakly: no card
+        (300, 10, 360, 100): (0.04, (255, 255, 255)),  # under faint_conf: never looked at
+    }
+    for (x1, y1, x2, y2), (_, colour) in boxes.items():
+        image[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = colour
+    calls = []
+
+    def boxes_at(img, factor, conf=None):
+        calls.append(conf)
+        kept = [(b, s) for b, (s, _) in boxes.items() if s >= (det.conf if conf is None else conf)]
+        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
+                np.zeros(len(kept), dtype=int))
+
+    def fake(crops, corner_crops=None, upright=None):
+        out = np.full((len(crops), len(det.cls_names)), 0.001)
+        for k, crop in enumerate(crops):
+            b, g, r = crop.reshape(-1, 3).mean(axis=0)
+            name, p = ("QH", 0.9) if r > 100 and b < 100 else ("7S", 0.6) if b > 100 and g < 100 else ("KD", 0.3)
+            out[k, index[name]] = p
+        return out
+
+    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "classify_crops", fake)
+    got = {d.card: d for d in det.detect(image)}
+    assert calls == [0.05]  # one detector pass down to faint_conf
+    assert set(got) == {"QH", "7S"}
+    assert got["7S"].box == (100.0, 10.0, 160.0, 100.0) and got["7S"].detector_confidence == pytest.approx(0.2)
+    assert got["7S"].confidence == pytest.approx(0.2 * 0.6, rel=0.05)
+    det.faint_conf = None  # without: the sure box alone
+    assert {d.card for d in det.detect(image)} == {"QH"}
+
+
+def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
+    from companion.vision.detector import FAINT_CONF, photo_settings
+
+    assert FAINT_CONF is not None and photo_settings()["faint_conf"] == FAINT_CONF
+    assert photo_settings(scales=[1.0])["faint_conf"] is None  # one view: the table's settings
+    assert photo_settings(faint_conf=0)["faint_conf"] is None
