@@ -518,11 +518,14 @@ class CardDetector:
         """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale, and with
         ``outlines`` the outlines no detector box covers (class ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
         faint: tuple[np.ndarray, np.ndarray] | None = None
-        if self.faint_conf is not None:  # the first view's boxes down to faint_conf, in one pass
-            b, sc, c = self._boxes_at(image_bgr, self.scales[0], self.faint_conf)
-            low = sc < self.conf
-            faint = (b[low], sc[low])
-            parts = [(b[~low], sc[~low], c[~low])] + [self._boxes_at(image_bgr, f) for f in self.scales[1:]]
+        if self.faint_conf is not None:  # every view's boxes down to faint_conf, in one pass each
+            parts, fb, fs = [], [], []
+            for f in self.scales:
+                b, sc, c = self._boxes_at(image_bgr, f, self.faint_conf)
+                low = sc < self.conf
+                parts.append((b[~low], sc[~low], c[~low]))
+                fb.append(b[low]); fs.append(sc[low])
+            faint = (np.concatenate(fb).reshape(-1, 4), np.concatenate(fs))
         else:
             parts = [self._boxes_at(image_bgr, f) for f in self.scales]
         if len(parts) > 1 and len(parts[0][0]):
@@ -561,7 +564,7 @@ class CardDetector:
 
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The first view's boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in
+        """The views' boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in
         ``found`` (surer boxes, outlines) overlaps, as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those
         the classifier names a face surely enough (``faint_min_prob``)."""
         sure = np.concatenate([p[0] for p in found]).reshape(-1, 4)
