@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.crops import CARD_ASPECT, box_iou
+from companion.vision.crops import CARD_ASPECT, PAPER_CHROMA, PAPER_LIGHT, box_iou
 
 SIDE = 640  # the image is searched shrunk to at most this many pixels a side
 MIN_AREA = 0.004  # a candidate covers at least this share of the image ...
@@ -30,6 +30,12 @@ MAX_AREA = 0.6  # ... and at most this share
 FILL = 0.85  # the contour's convex hull over its rectangle (a card's corners are rounded, a fan is not a card)
 CONTRAST = 15.0  # the rectangle's mean lightness (Lab L, 0-255) above that of a ring 25 % wider around it
 RING = 1.25
+# ... and at least this share of the rectangle is paper (light and nearly grey, crops.PAPER_LIGHT and
+# PAPER_CHROMA): a card's face has its margins and a back its border.  Why: the pink squares of a chequered
+# cloth are bright card-shaped rectangles too (paper share 0.03-0.04), named 1E at p 0.33 in every frame of
+# a rendered session, and one went in as a play.  The real photos' outlines that lie on a card: 0.26 or more
+# in 95 % of them (0.47 median); the rendered table's cards 0.2-0.46.
+PAPER_SHARE = 0.12
 
 
 def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
@@ -38,14 +44,16 @@ def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
     f = min(1.0, SIDE / max(H, W))
     small = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else image_bgr
     h, w = small.shape[:2]
-    light = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[:, :, 0], (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    light = cv2.GaussianBlur(lab[:, :, 0], (5, 5), 0)
+    chroma = np.hypot(lab[:, :, 1].astype(np.float32) - 128.0, lab[:, :, 2].astype(np.float32) - 128.0)
     _, bright = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.dilate(cv2.Canny(light, 40, 120), np.ones((3, 3), np.uint8))
     boxes: list[list[float]] = []
     for mask, mode in ((bright, cv2.RETR_EXTERNAL), (edges, cv2.RETR_LIST)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
-            box = _card_box(contour, light, w, h)
+            box = _card_box(contour, light, chroma, w, h)
             if box is None:
                 continue
             box = [max(0.0, box[0] / f), max(0.0, box[1] / f), min(float(W), box[2] / f), min(float(H), box[3] / f)]
@@ -54,7 +62,7 @@ def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
     return np.array(boxes, dtype=np.float64).reshape(-1, 4)
 
 
-def _card_box(contour: np.ndarray, light: np.ndarray, w: int, h: int) -> list[float] | None:
+def _card_box(contour: np.ndarray, light: np.ndarray, chroma: np.ndarray, w: int, h: int) -> list[float] | None:
     area = cv2.contourArea(contour)
     if not MIN_AREA * w * h <= area <= MAX_AREA * w * h:
         return None
@@ -84,6 +92,10 @@ def _card_box(contour: np.ndarray, light: np.ndarray, w: int, h: int) -> list[fl
     if ring.sum() < 10 or inner.sum() < 10:
         return None
     if float(patch[inner > 0].mean()) < float(patch[ring > 0].mean()) + CONTRAST:
+        return None
+    inside = patch[inner > 0]
+    paper = (inside > PAPER_LIGHT * np.percentile(inside, 95)) & (chroma[oy:ey, ox:ex][inner > 0] < PAPER_CHROMA)
+    if paper.mean() < PAPER_SHARE:
         return None
     x1, y1 = np.round(corners.min(axis=0))
     x2, y2 = np.round(corners.max(axis=0))

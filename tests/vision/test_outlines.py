@@ -44,6 +44,19 @@ def test_shapes_that_are_no_card_are_not_found():
     assert len(outline_boxes(image)) == 0
 
 
+def test_a_coloured_patch_of_a_cards_shape_is_no_card_a_white_card_beside_it_is():
+    """A chequered cloth: its pink squares, seen in perspective, are bright rectangles of a card's shape
+    (a rendered session read one as 1E in every frame, and it went in as a play).  A card has paper."""
+    image = _carpet(5)
+    image[:] = (40, 110, 60)  # green squares
+    _paper(image, (160, 240), (60, 84), 0.0, colour=(190, 170, 250))  # a pink one, card-shaped
+    cv2.circle(image, (160, 240), 9, (190, 170, 250), -1)  # (no pip of another colour on it)
+    _paper(image, (420, 240), (126, 176), 15.0)  # a white card with a red pip
+    boxes = outline_boxes(image)
+    true = cv2.boxPoints(((420, 240), (126, 176), 15.0))
+    assert len(boxes) == 1 and _iou(boxes[0], [*true.min(axis=0), *true.max(axis=0)]) > 0.85, boxes
+
+
 def test_boxes_come_back_in_the_pixels_of_a_large_image():
     image = cv2.resize(_carpet(2), (1920, 1440), interpolation=cv2.INTER_NEAREST)
     _paper(image, (960, 720), (378, 528), 10.0)
