@@ -2,9 +2,10 @@
 
     python bench/vision_eval.py                     # real photos: all, tune half, test half; 720p latency
     python bench/vision_eval.py --no-outlines       # the same without the outline search
+    python bench/vision_eval.py --no-faint          # ... without the faint boxes (before session 16)
 
 A thin driver around ``python -m companion.vision.evaluate`` (see its
-docstring).  The photo settings (shrunk view, threshold, outline fill) were
+docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes) were
 chosen on the ``tune`` half of the real photos: the ``test`` half is the
 figure that says how they do on photos they were not chosen on.  Needs
 ``../shared/real-photos`` (development machines only); latency runs anywhere.
@@ -37,9 +38,10 @@ def _run(args: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-outlines", action="store_true", help="without the outline search")
+    parser.add_argument("--no-faint", action="store_true", help="without the faint boxes")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     args = parser.parse_args(argv)
-    extra = ["--no-outlines"] if args.no_outlines else []
+    extra = (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else [])
     print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9}")
     for label, cmd in ROWS:
         result = _run(cmd + extra)
