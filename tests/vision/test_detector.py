@@ -412,3 +412,15 @@ def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
     assert FAINT_CONF is not None and photo_settings()["faint_conf"] == FAINT_CONF
     assert photo_settings(scales=[1.0])["faint_conf"] is None  # one view: the table's settings
     assert photo_settings(faint_conf=0)["faint_conf"] is None
+
+
+def test_a_box_around_two_cards_does_not_hide_a_faint_box_of_one_of_them():
+    """A pair held up side by side was boxed as one loose box (2-4 times a card, holding it whole): a faint
+    box of one of the cards inside it is not the same card boxed again, and is looked at."""
+    from companion.vision.detector import _hides
+
+    card = np.array([100.0, 100.0, 160.0, 190.0])
+    sure = np.array([[95.0, 95.0, 225.0, 195.0],  # around this card and the one beside it: 2.4 times its area
+                     [102.0, 98.0, 164.0, 192.0],  # the same card boxed surely
+                     [130.0, 100.0, 190.0, 190.0]])  # a card half over it, its own size
+    assert _hides(sure, card).tolist() == [False, True, True]
