@@ -15,6 +15,9 @@ def _build(args: argparse.Namespace) -> int:
 
     t0 = time.time()
     photo_dirs = tuple(args.photos or DEFAULT_DIRS) if args.photos is not None else ()
+    if not 0.0 <= args.photo_share <= 1.0:
+        print(f"error: --photo-share must be a share in [0, 1], got {args.photo_share}", file=sys.stderr)
+        return 1
     try:
         for split in args.split:
             n = args.n if split == "train" else (args.n_val if args.n_val is not None else max(1, args.n // 8))

@@ -347,7 +347,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_min_prob: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
-    (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)."""
+    (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
+    and the faint boxes (``faint_conf`` None: ``FAINT_CONF`` with the shrunk view, none with one view; 0: none)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF

@@ -377,3 +377,7 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 1 and "no photographs" in err and str(tmp_path / "empty") in err
     assert not (tmp_path / "ds").exists()
+    rc = main(["dataset", "build", "--family", "spanish", "--n", "1", "--out", str(tmp_path / "ds"),
+               "--photos", "--photo-share", "60"])
+    assert rc == 1 and "--photo-share must be a share" in capsys.readouterr().err
+    assert not (tmp_path / "ds").exists()
