@@ -187,7 +187,17 @@ def run(args: argparse.Namespace) -> int:
         cap.release()
         print(f"error: {err}", file=sys.stderr)
         return 2
-    session = TableSession(log, detector=detector, zones=zones, voice=None, first_dealer=args.dealer)
+    # Nobody can answer a question with no window, no scoreboard and no microphone: a doubtful card would
+    # wait for good, and every card after it.  Then doubts go in after the timeouts `companion replay` uses.
+    nobody_answers = args.no_window and not args.board and args.no_mic
+    config = None
+    if nobody_answers:
+        from companion.table.fusion import FusionConfig
+        from companion.table.replay import UNATTENDED
+        from companion.table.session import SessionConfig
+
+        config = SessionConfig(fusion=FusionConfig(**UNATTENDED.__dict__))
+    session = TableSession(log, detector=detector, zones=zones, voice=None, first_dealer=args.dealer, config=config)
     if spotter is not None:
         from companion.table.voice import VoiceInterpreter
 
@@ -198,6 +208,20 @@ def run(args: argparse.Namespace) -> int:
           file=sys.stderr)
     if zones is None:
         print("no calibration: seat zones are guessed (run `companion calibrate` once)", file=sys.stderr)
+    if nobody_answers:
+        timeouts = session.fusion.config
+        print(f"nobody can answer here (no window, no --board, no microphone): a doubtful card goes in as read "
+              f"after {timeouts.pending_timeout:g} s ({timeouts.seat_timeout:g} s in another seat's zone); "
+              "`u` is not available, the log can be corrected afterwards", file=sys.stderr)
+    if args.no_window:
+        from companion.table.display import notice_line
+
+        def notice(kind: str, payload: dict[str, Any]) -> None:
+            line = notice_line(session.fusion.now, payload.get("text", "")) if kind == "message" else None
+            if line is not None:
+                print(line, flush=True)
+
+        session.fusion.listeners.append(notice)
 
     speaker = None
     if args.speak:

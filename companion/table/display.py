@@ -135,3 +135,12 @@ def event_line(entry: Any) -> str:
     suffix = f"  -> {'; '.join(texts)}" if texts else ""
     how = "" if entry.resolved_by == "auto" else f" [{entry.resolved_by}]"
     return f"{entry.stream_t:7.2f}s  {source:<10} {describe_event(entry.event)}{how}{suffix}"
+
+
+def notice_line(t: float, text: str) -> str | None:
+    """A printed line for what the companion says that no applied event shows: a question ("?"), an
+    impossible card shown ("!"), an answer's effect ("rejected: ..."); None for the rest (the applied
+    events have their own lines).  Why: with no window a question waited unseen, and the table with it."""
+    if not text or not (text[0] in "?!" or text.startswith("rejected:")):
+        return None
+    return f"{t:7.2f}s  {'':<10} {text}"

@@ -160,3 +160,44 @@ def test_run_without_display_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     assert main(["run", "--variant", "paulista", "--camera", str(tmp_path / "none.mp4"), "--db", f"sqlite:///{tmp_path}/h.db"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:") and ("display" in err[0] or "window" in err[0])
+
+
+def test_with_nobody_to_answer_a_doubtful_card_is_printed_and_goes_in_after_a_timeout(tmp_path, monkeypatch, capsys):
+    """No window, no scoreboard, no microphone: nobody can answer.  A question waited for good, unseen, and
+    every card after it waited too (the bundled demo's video stopped being logged 28 s into 54)."""
+    script = _rendered_camera(tmp_path, monkeypatch)
+    import companion.vision.detector as vision
+    from companion.table.observations import Detection
+
+    reference = vision.CardDetector("french")  # the rendered session's true boxes (see _rendered_camera)
+    first = next(e for e in script.log if e["type"] == "play" and e.get("card"))
+    rival = next(c for c in ("QC", "KD", "7H") if c != first["card"])
+
+    class Doubtful:  # the first play read weakly, with a rival reading nearly as strong: asked about
+        def detect(self, image):
+            return [Detection(d.label, 0.3, d.box, 0.9, ((rival, 0.25),)) if d.label == first["card"] else d
+                    for d in reference.detect(image)]
+
+    monkeypatch.setattr(vision, "CardDetector", lambda family, **kw: Doubtful())
+    log = tmp_path / "live.jsonl"
+    code = main(["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
+                 "--no-mic", "--no-history", "--calibration", str(tmp_path / "cal.json"), "--log", str(log)])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "nobody can answer here" in captured.err
+    question = [ln for ln in captured.out.splitlines() if "?" in ln and first["card"] in ln and "confirm or reject" in ln]
+    assert question, captured.out  # the question is printed, not only kept for a window
+    assert f"plays {first['card']} [timeout]" in captured.out
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    truth_cards = [e for e in script.log if e["type"] in ("hand", "play")]
+    assert [e for e in lines if e["type"] in ("hand", "play")] == truth_cards  # nothing after it was lost
+
+
+def test_notice_lines_are_questions_and_shown_cards_only():
+    from companion.table.display import notice_line
+
+    assert notice_line(3.5, "? seat 1 plays QC (confidence 0.30) [or 1: KC] -- confirm or reject").startswith("   3.50s")
+    assert notice_line(4.0, "! seat 2 plays 8C (8C is not in this variant's deck)") is not None
+    assert notice_line(4.0, "rejected: seat 0 fold (table cleared before the hand ended) [timeout]") is not None
+    assert notice_line(4.0, "seat 1 plays QC [timeout]") is None  # applied: printed as an event line
+    assert notice_line(4.0, "  team 0 wins trick 1") is None
