@@ -242,10 +242,8 @@ def _distractor(canvas: np.ndarray, rng: np.random.Generator, ppm: float, clutte
     canvas *= 1 - a
     if clutter is not None and kind in ("paper", "box", "cup", "phone") and rng.random() < 0.8:
         x, y, bw, bh = cv2.boundingRect(layer)
-        if bw > 1 and bh > 1:
-            face = np.zeros_like(canvas)
-            face[y:y + bh, x:x + bw] = clutter(rng, bh, bw).astype(np.float32)
-            canvas += a * face
+        if bw > 1 and bh > 1:  # (the object lies within that rectangle: blended there only)
+            canvas[y:y + bh, x:x + bw] += a[y:y + bh, x:x + bw] * clutter(rng, bh, bw).astype(np.float32)
             return
     canvas += a * colour.astype(np.float32)[None, None, :] * rng.uniform(0.85, 1.0)
     if kind == "paper" and rng.random() < 0.7:  # lines of handwriting or print

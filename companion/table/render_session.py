@@ -24,11 +24,10 @@ differ only by sensor noise, as from a still camera.
 
 from __future__ import annotations
 
-import random
-
 import argparse
 import json
 import math
+import random
 import shutil
 import subprocess
 import sys

@@ -522,17 +522,14 @@ class CardDetector:
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale, and with
         ``outlines`` the outlines no detector box covers (class ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
-        faint: tuple[np.ndarray, np.ndarray] | None = None
-        if self.faint_conf is not None:  # every view's boxes down to faint_conf, in one pass each
-            parts, fb, fs = [], [], []
-            for f in self.scales:
-                b, sc, c = self._boxes_at(image_bgr, f, self.faint_conf)
-                low = sc < self.conf
-                parts.append((b[~low], sc[~low], c[~low]))
-                fb.append(b[low]); fs.append(sc[low])
-            faint = (np.concatenate(fb).reshape(-1, 4), np.concatenate(fs))
-        else:
-            parts = [self._boxes_at(image_bgr, f) for f in self.scales]
+        # every view's boxes down to faint_conf in one pass each: those under the threshold are faint
+        parts, faint_boxes, faint_scores = [], [], []
+        for f in self.scales:
+            b, sc, c = self._boxes_at(image_bgr, f, self.faint_conf)
+            low = sc < self.conf
+            parts.append((b[~low], sc[~low], c[~low]))
+            faint_boxes.append(b[low])
+            faint_scores.append(sc[low])
         if len(parts) > 1 and len(parts[0][0]):
             # a shrunk view only adds cards the full view missed: a box there that overlaps one found
             # at full size is that card again, or several cards taken for one
@@ -552,8 +549,9 @@ class CardDetector:
             extra = outlines[[not (len(found) and (box_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
             extra = extra.reshape(-1, 4)
             parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.full(len(extra), OUTLINE_CLASS, dtype=int)))
-        if faint is not None:
-            parts.append(self._faint_boxes(*faint, parts))
+        if self.faint_conf is not None:
+            parts.append(self._faint_boxes(np.concatenate(faint_boxes).reshape(-1, 4), np.concatenate(faint_scores),
+                                           parts))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
@@ -798,12 +796,9 @@ def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes can be the card a faint ``box`` overlaps: all but those at least
     ``FAINT_HOLDER`` times its area that hold most (80 %) of it, a box around two or three cards side by side
     (a pair held up, a fan), inside which ``box`` may be one of them."""
-    def area(z: np.ndarray) -> np.ndarray:
-        return np.maximum(0.0, z[..., 2] - z[..., 0]) * np.maximum(0.0, z[..., 3] - z[..., 1])
-    w = np.maximum(0.0, np.minimum(box[2], sure[:, 2]) - np.maximum(box[0], sure[:, 0]))
-    h = np.maximum(0.0, np.minimum(box[3], sure[:, 3]) - np.maximum(box[1], sure[:, 1]))
-    holder = (area(sure) >= FAINT_HOLDER * area(box)) & (w * h >= 0.8 * area(box))
-    return ~holder
+    def area(z: np.ndarray) -> float:
+        return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
+    return np.array([not (area(s) >= FAINT_HOLDER * area(box) and _inside(box, s) >= 0.8) for s in sure], dtype=bool)
 
 
 def read_image(path: str | Path) -> np.ndarray:

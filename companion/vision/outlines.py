@@ -46,14 +46,13 @@ def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (5, 5), 0)
-    chroma = np.hypot(lab[:, :, 1].astype(np.float32) - 128.0, lab[:, :, 2].astype(np.float32) - 128.0)
     _, bright = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.dilate(cv2.Canny(light, 40, 120), np.ones((3, 3), np.uint8))
     boxes: list[list[float]] = []
     for mask, mode in ((bright, cv2.RETR_EXTERNAL), (edges, cv2.RETR_LIST)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
-            box = _card_box(contour, light, chroma, w, h)
+            box = _card_box(contour, light, lab, w, h)
             if box is None:
                 continue
             box = [max(0.0, box[0] / f), max(0.0, box[1] / f), min(float(W), box[2] / f), min(float(H), box[3] / f)]
@@ -62,7 +61,7 @@ def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
     return np.array(boxes, dtype=np.float64).reshape(-1, 4)
 
 
-def _card_box(contour: np.ndarray, light: np.ndarray, chroma: np.ndarray, w: int, h: int) -> list[float] | None:
+def _card_box(contour: np.ndarray, light: np.ndarray, lab: np.ndarray, w: int, h: int) -> list[float] | None:
     area = cv2.contourArea(contour)
     if not MIN_AREA * w * h <= area <= MAX_AREA * w * h:
         return None
@@ -94,7 +93,8 @@ def _card_box(contour: np.ndarray, light: np.ndarray, chroma: np.ndarray, w: int
     if float(patch[inner > 0].mean()) < float(patch[ring > 0].mean()) + CONTRAST:
         return None
     inside = patch[inner > 0]
-    paper = (inside > PAPER_LIGHT * np.percentile(inside, 95)) & (chroma[oy:ey, ox:ex][inner > 0] < PAPER_CHROMA)
+    ab = lab[oy:ey, ox:ex, 1:][inner > 0].astype(np.float32) - 128.0  # chroma only where a card may be
+    paper = (inside > PAPER_LIGHT * np.percentile(inside, 95)) & (np.hypot(ab[:, 0], ab[:, 1]) < PAPER_CHROMA)
     if paper.mean() < PAPER_SHARE:
         return None
     x1, y1 = np.round(corners.min(axis=0))
