@@ -424,3 +424,13 @@ def test_a_box_around_two_cards_does_not_hide_a_faint_box_of_one_of_them():
                      [102.0, 98.0, 164.0, 192.0],  # the same card boxed surely
                      [130.0, 100.0, 190.0, 190.0]])  # a card half over it, its own size
     assert _hides(sure, card).tolist() == [False, True, True]
+
+
+def test_a_faint_floor_at_or_above_the_threshold_is_one_clear_error(capsys):
+    from companion.vision.evaluate import main as evaluate_main
+
+    with pytest.raises(ValueError, match="faint_conf must be in"):
+        CardDetector("french", conf=0.35, faint_conf=0.5)
+    with pytest.raises(SystemExit):
+        evaluate_main(["latency", "--frames", "1", "--faint-conf", "0.6"])
+    assert "faint_conf must be in" in capsys.readouterr().err
