@@ -17,6 +17,9 @@ for its words, a table cleared early) is left to the timeout, since the
 rendered truth does not say what a player would answer there.  The player looks at the card where the companion saw it:
 the true card whose box overlaps the proposal's box most, in the scene as it
 was when the question was asked (a trick may be gathered before the answer).
+Asked for a new hand's vira, the player answers with the card turned by the
+deck, not with whatever lies under the box: a play taken for the vira is a
+wrong vira even when it was read right.
 """
 
 from __future__ import annotations
@@ -71,6 +74,17 @@ class TableAnswers:
         best = max(scored, default=(0.0, None))
         return best[1] if best[0] >= self.min_iou else None
 
+    def vira_at(self, t: float) -> str | None:
+        """The card turned as the vira at stream time ``t`` (the renderer's role ``vira``), if one lies there.
+
+        Why: asked "new hand, vira AH?" about a box on seat 3's first play, an AH, a player who
+        only looked under the box confirmed it (seed 9); a player knows the vira is the card by
+        the deck."""
+        i = bisect.bisect_right(self._times, t) - 1
+        if i < 0:
+            return None
+        return next((c["card"] for c in self.states[i]["cards"] if c.get("role") == "vira"), None)
+
     def asked(self, fusion: Any, prop: Proposal) -> bool:
         """Whether ``prop`` is a camera card the companion is waiting on the table for."""
         return (prop.source == "vision" and prop.event.get("type") in CARD_EVENTS and prop.box is not None
@@ -94,7 +108,11 @@ class TableAnswers:
             # gathered before the answer), else when it was first seen
             asked_at = fusion.pending_since[prop.id]
             truth = self.truth_at(asked_at, prop.box)
-            self.answer(fusion, prop, truth if truth is not None else self.truth_at(prop.t, prop.box))
+            truth = truth if truth is not None else self.truth_at(prop.t, prop.box)
+            if card_key(prop.event) == "vira" and truth not in (None, "back"):
+                # a face where the companion points: the vira is the card by the deck, whatever lies there
+                truth = self.vira_at(asked_at) or self.vira_at(prop.t) or truth
+            self.answer(fusion, prop, truth)
         self.alerts(fusion)
 
     def alerts(self, fusion: Any) -> None:

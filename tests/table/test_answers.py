@@ -147,3 +147,18 @@ def test_the_table_says_who_made_a_call_both_teams_could_have_made():
     _run(fusion, answers, 8.0)
     assert fusion.log.events[-1]["type"] == "raise" and fusion.log.events[-1]["seat"] == 4
     assert answers.counts == {"call_chosen": 1, "call_confirmed": 1}
+
+
+def test_asked_for_the_vira_the_player_names_the_card_by_the_deck_not_the_play_under_the_box():
+    """Seed 9: "new hand, vira AH?" pointed at seat 3's first play, an AH; the simulated player
+    looked under the box and confirmed it, though the vira turned by the deck was the QH."""
+    states = [{"t": 0.0, "cards": [{"card": "5H", "box": list(BOX_C), "role": "vira"},
+                                   {"card": "4C", "box": list(BOX_A), "role": "play"}]}]
+    for box, vira in ((BOX_A, "4C"), (BOX_C, "5H")):
+        fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(settle_timeout=None), first_dealer=3)
+        answers = TableAnswers(states, delay=0.5)
+        fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": vira}, 1.0, confidence=0.4,
+                               flags=["low_confidence"], box=box))
+        _run(fusion, answers, 2.5)
+        assert fusion.log.events[-1] == {"type": "hand", "dealer": 3, "vira": "5H"}
+        assert dict(answers.counts) == ({"typed": 1} if vira == "4C" else {"confirmed": 1})
