@@ -126,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     on_frame(result.session, None, None)
+    for note in result.notes:  # a corrupt stretch skipped, the speech matcher missing
+        print(f"note: {note}", file=sys.stderr)
     from companion.tablelog import score_log
 
     lines = [json.dumps(match_event)] + [json.dumps(e) for e in result.events]

@@ -27,6 +27,7 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.engine import IllegalEvent
     from companion.engine.variants import VariantError, resolve
     from companion.paths import user_data_dir
-    from companion.table.session import (CameraError, TableSession, VideoError, frame_size, open_camera,
-                                         open_video)
+    from companion.table.session import (CameraError, SteadyCamera, TableSession, VideoError, frame_size,
+                                         open_camera, open_video)
     from companion.table.voice import MicrophoneError, call_language, check_microphone
     from companion.table.zones import Zones, load_calibration
 
@@ -138,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
             except ValueError as err:
                 print(f"error: {err}", file=sys.stderr)
                 return 2
-            cap = open_camera(int(args.camera), width, height)
+            index = int(args.camera)
+            cap = SteadyCamera(open_camera(index, width, height), lambda: open_camera(index, width, height),
+                               say=lambda text: print(text, file=sys.stderr, flush=True))
             realtime_file = False
         else:
             cap, _, _ = open_video(args.camera)
@@ -313,32 +316,40 @@ def publish(hub: Any, session: Any, message: str | None = None) -> None:
                  "heard": [w for _, w in session.fusion.heard], "outcomes": [], "message": message})
 
 
+def _camera_frames(cap: Any) -> Iterator[tuple[int, None, Any]]:
+    """(index, None, image) from a live camera (a :class:`SteadyCamera`) until it gives up."""
+    index = 0
+    while True:
+        ok, image = cap.read()
+        if not ok or image is None:
+            return
+        yield index, None, image
+        index += 1
+
+
 def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool, words_q: queue.Queue,
           hub: Any, stop: threading.Event, start: float, illegal: type[Exception],
           speaker: Any = None) -> int:
     import cv2
 
     from companion.table.display import annotate, event_line
+    from companion.table.session import describe_gaps, read_frames
     from companion.table.typed import TypedEventError, parse_typed
 
     typing: str | None = None
     printed = 0
     version = -1
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    index = 0
+    gaps: list[tuple[int, int]] = []
+    frames = (read_frames(cap, fps, 1, int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0), gaps) if realtime_file
+              else _camera_frames(cap))
     try:
-        while True:
-            ok, image = cap.read()
-            if not ok or image is None:
-                print("camera stream ended" if not realtime_file else "video ended", file=sys.stderr)
-                break
+        for _, t_video, image in frames:
             now = time.monotonic() - start
-            if realtime_file:
-                target = index / fps
-                if target > now:
-                    time.sleep(target - now)
-                now = max(now, target)
-                index += 1
+            if realtime_file:  # a video file stands in for the camera: at its own pace
+                if t_video > now:
+                    time.sleep(t_video - now)
+                now = max(now, t_video)
             while not words_q.empty():
                 t, words = words_q.get_nowait()
                 session.feed_words(t, words, "audio")
@@ -387,6 +398,12 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
                 typing = ""
             elif ord("1") <= key <= ord("9"):  # a card's other readings, or the seats that could have made a call
                 fusion.choose(key - ord("0"), "key")
+        else:  # the frames ran out (not q)
+            for note in describe_gaps(gaps, fps):
+                print(f"note: {note}", file=sys.stderr)
+            print("video ended" if realtime_file else
+                  f"no frame from the camera for {cap.give_up:g} s: stopped. The match is saved: "
+                  f"`companion run --resume` goes on with it", file=sys.stderr)
     except KeyboardInterrupt:
         pass
     finally:

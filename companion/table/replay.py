@@ -21,7 +21,7 @@ from typing import Any
 from companion.table.engine_view import JsonlTableLog, MemoryTableLog, TableLog
 from companion.table.fusion import FusionConfig
 from companion.table.observations import FrameDetections, VoiceObservation
-from companion.table.session import SessionConfig, TableSession, open_video, read_frames
+from companion.table.session import SessionConfig, TableSession, describe_gaps, open_video, read_frames
 from companion.table.voice import VoiceInterpreter
 from companion.table.zones import Zones
 
@@ -125,11 +125,12 @@ def replay(
     if video is not None:
         if detector is None:
             raise ValueError("replaying a video needs a detector")
-        cap, fps, _ = open_video(video)
+        cap, fps, count = open_video(video)
         if every <= 0:
             every = max(1, round(fps / ANALYSIS_FPS))
+        gaps: list[tuple[int, int]] = []
         try:
-            for index, t, image in read_frames(cap, fps, every):
+            for index, t, image in read_frames(cap, fps, every, count, gaps):
                 hear_until(t)
                 frame = session.feed_frame(t, image, index)
                 if on_frame is not None:
@@ -138,7 +139,8 @@ def replay(
                 last_t = t
         finally:
             cap.release()
-        last_t += 1.0 / fps
+        notes.extend(describe_gaps(gaps, fps))
+        last_t = max(last_t, gaps[-1][1] / fps if gaps else 0.0) + 1.0 / fps
     elif detections is not None:
         for frame in detections:
             hear_until(frame.t)

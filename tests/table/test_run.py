@@ -201,3 +201,47 @@ def test_notice_lines_are_questions_and_shown_cards_only():
     assert notice_line(4.0, "rejected: seat 0 fold (table cleared before the hand ended) [timeout]") is not None
     assert notice_line(4.0, "seat 1 plays QC [timeout]") is None  # applied: printed as an event line
     assert notice_line(4.0, "  team 0 wins trick 1") is None
+
+
+def test_a_live_camera_lost_mid_match_is_waited_for_then_the_match_is_kept(tmp_path, monkeypatch, capsys):
+    """A camera that stops giving frames: the run waits (and opens it again) before it stops, then
+    says so and how to go on; what was recorded stays in the log and the history."""
+    import functools
+
+    import numpy as np
+
+    import companion.table.session as session_mod
+    import companion.vision.detector as vision
+
+    class Camera:
+        def __init__(self, frames: int) -> None:
+            self.left = frames
+
+        def read(self):  # type: ignore[no-untyped-def]
+            self.left -= 1
+            return (True, np.zeros((48, 64, 3), np.uint8)) if self.left >= 0 else (False, None)
+
+        def get(self, prop: int) -> float:
+            return 30.0
+
+        def release(self) -> None:
+            pass
+
+    opened: list[Camera] = []
+
+    def open_camera(index, width=None, height=None):  # type: ignore[no-untyped-def]
+        opened.append(Camera(5 if not opened else 0))  # five frames, then nothing, reopened or not
+        return opened[-1]
+
+    monkeypatch.setattr(session_mod, "open_camera", open_camera)
+    monkeypatch.setattr(session_mod, "SteadyCamera",
+                        functools.partial(session_mod.SteadyCamera, retry=0.05, give_up=0.3))
+    monkeypatch.setattr(vision, "CardDetector", lambda family, **kw: type("Blind", (), {"detect": lambda s, i: []})())
+    log = tmp_path / "live.jsonl"
+    code = main(["run", "--variant", "paulista", "--camera", "0", "--no-window", "--no-mic", "--log", str(log),
+                 "--db", str(tmp_path / "history.sqlite")])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "camera: no frame" in err and "no frame from the camera for 0.3 s" in err and "--resume" in err
+    assert len(opened) >= 3  # opened again while it waited
+    assert json.loads(log.read_text().splitlines()[0])["type"] == "match"
