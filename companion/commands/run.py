@@ -245,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"scoreboard: {start_board(hub, args.host, args.port, args.token)}", file=sys.stderr)
 
     words_q: queue.Queue[tuple[float, str]] = queue.Queue()
+    notices: queue.Queue[str] = queue.Queue()  # from the listening thread: the microphone lost, back
     stop = threading.Event()
     start = time.monotonic()
     if spotter is not None:
@@ -254,16 +255,57 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {mic}", file=sys.stderr)
             return 2
 
-        offset = time.monotonic() - start  # audio time 0 on the session's clock
+        threading.Thread(target=_listen, args=(mic, lambda: _microphone(args.mic), spotter, words_q, notices,
+                                               stop.is_set, start), daemon=True).start()
 
-        def on_block(pcm: bytes, t0: float) -> None:
-            now = time.monotonic() - start
-            for t, words in spotter.feed(pcm, t0):
-                words_q.put((min(offset + t, now), words))
+    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent, speaker, notices)
 
-        threading.Thread(target=mic.run, args=(on_block, stop.is_set), daemon=True).start()
 
-    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent, speaker)
+MIC_RETRY_SECONDS = 2.0  # a lost microphone is opened again this often
+MIC_SILENCE_SECONDS = 3.0  # no sound block at all for this long: the microphone is taken for lost
+
+
+def _listen(mic: Any, open_mic: Any, spotter: Any, words_q: queue.Queue, notices: queue.Queue,
+            stop: Any, start: float, retry: float = MIC_RETRY_SECONDS, silence: float = MIC_SILENCE_SECONDS,
+            sleep: Any = time.sleep, clock: Any = time.monotonic) -> None:
+    """Feed the microphone to the word spotter until ``stop()``, and outlive losing it.
+
+    A microphone lost (a PortAudio error, or no sound block at all for ``silence`` seconds: unplugged)
+    is said once in ``notices`` ("calls are not heard") and opened again every ``retry`` seconds;
+    ``open_mic`` gives a new source or the reason there is none.  Why: the listening thread died on
+    the first error with a traceback, and the table went on without its calls, nothing on screen.
+    The words keep the session's clock across a gap: the spotter's audio time runs on from where it
+    stopped, so the gap is added to the offset when the microphone comes back."""
+    from companion.speech.audio import SAMPLE_RATE, AudioError
+
+    fed = 0.0  # seconds of sound given to the spotter so far (its clock)
+    lost = False
+    while not stop():
+        if isinstance(mic, str):
+            mic = None
+        if mic is not None:
+            offset = (clock() - start) - fed  # the spotter's time on the session's clock
+            if lost:
+                notices.put("microphone: back, calls are heard again")
+                lost = False
+
+            def on_block(pcm: bytes, t0: float, offset: float = offset) -> None:
+                nonlocal fed
+                fed += len(pcm) / 2 / SAMPLE_RATE
+                now = clock() - start
+                for t, words in spotter.feed(pcm, fed):
+                    words_q.put((min(offset + t, now), words))
+
+            try:
+                mic.run(on_block, stop, silence=silence)
+            except AudioError as err:
+                if not lost:
+                    notices.put(f"microphone lost ({err}): calls are not heard; trying it again every {retry:g} s")
+                    lost = True
+        if stop():
+            return
+        sleep(retry)
+        mic = open_mic()
 
 
 def _microphone(device: str | None) -> Any:
@@ -329,7 +371,7 @@ def _camera_frames(cap: Any) -> Iterator[tuple[int, None, Any]]:
 
 def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool, words_q: queue.Queue,
           hub: Any, stop: threading.Event, start: float, illegal: type[Exception],
-          speaker: Any = None) -> int:
+          speaker: Any = None, notices: queue.Queue | None = None) -> int:
     import cv2
 
     from companion.table.display import annotate, event_line
@@ -353,6 +395,10 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
             while not words_q.empty():
                 t, words = words_q.get_nowait()
                 session.feed_words(t, words, "audio")
+            while notices is not None and not notices.empty():
+                notice = notices.get_nowait()
+                print(notice, file=sys.stderr, flush=True)
+                session.fusion._say(notice)  # on the window's panel and the scoreboard too
             session.feed_frame(now, image)
             fusion = session.fusion
             if hub is not None:

@@ -123,8 +123,11 @@ class MicSource:
         self.device = device
         self.name = info["name"]
 
-    def run(self, on_block: BlockCallback, stop: Callable[[], bool] = lambda: False) -> None:
-        """Record until ``stop()`` is true, calling ``on_block`` from this thread."""
+    def run(self, on_block: BlockCallback, stop: Callable[[], bool] = lambda: False,
+            silence: float | None = None) -> None:
+        """Record until ``stop()`` is true, calling ``on_block`` from this thread.  ``silence``: raise
+        :class:`AudioError` when no block at all came for that many seconds (a microphone unplugged
+        mid-stream can leave the stream open and simply stop calling back)."""
         blocks_q: queue.Queue[bytes] = queue.Queue()
         frames = int(SAMPLE_RATE * self.block_seconds)
 
@@ -137,11 +140,16 @@ class MicSource:
                 samplerate=SAMPLE_RATE, blocksize=frames, device=self.device,
                 dtype="int16", channels=1, callback=callback,
             ):
+                waited = 0.0
                 while not stop():
                     try:
                         pcm = blocks_q.get(timeout=0.5)
                     except queue.Empty:
+                        waited += 0.5
+                        if silence is not None and waited >= silence:
+                            raise AudioError(f"microphone {self.name}: no sound for {waited:g} s") from None
                         continue
+                    waited = 0.0
                     on_block(pcm, t)
                     t += len(pcm) / 2 / SAMPLE_RATE
         except self.sd.PortAudioError as exc:

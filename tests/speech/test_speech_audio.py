@@ -61,3 +61,26 @@ def test_missing_device_is_explained() -> None:
         pytest.skip("PortAudio missing here; covered by test_missing_portaudio_is_explained")
     with pytest.raises(AudioError, match="--mic"):
         audio.MicSource("no such microphone 12345")
+
+
+def test_a_microphone_that_goes_quiet_mid_stream_is_an_error_not_a_hang() -> None:
+    """Unplugged mid-stream, a microphone's stream can stay open and stop calling back: with
+    ``silence`` the source says so instead of waiting for good (``companion run`` opens it again)."""
+    import contextlib
+
+    class FakeSd:
+        class PortAudioError(Exception):
+            pass
+
+        @staticmethod
+        @contextlib.contextmanager
+        def RawInputStream(callback, **kwargs):  # type: ignore[no-untyped-def]  # noqa: N802
+            callback(b"\x00\x00" * 1600, 1600, None, None)  # one block, then nothing
+            yield
+
+    mic = audio.MicSource.__new__(audio.MicSource)
+    mic.sd, mic.block_seconds, mic.device, mic.name = FakeSd, 0.1, None, "usb mic"
+    got: list[float] = []
+    with pytest.raises(AudioError, match="usb mic: no sound for 1 s"):
+        mic.run(lambda pcm, t0: got.append(t0), silence=1.0)
+    assert got == [0.0]

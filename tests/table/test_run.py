@@ -245,3 +245,52 @@ def test_a_live_camera_lost_mid_match_is_waited_for_then_the_match_is_kept(tmp_p
     assert "camera: no frame" in err and "no frame from the camera for 0.3 s" in err and "--resume" in err
     assert len(opened) >= 3  # opened again while it waited
     assert json.loads(log.read_text().splitlines()[0])["type"] == "match"
+
+
+def test_a_microphone_lost_is_said_once_and_opened_again_and_its_words_keep_the_clock():
+    """The listening thread used to die on the first microphone error (a traceback, then no calls,
+    nothing on screen).  Now the loss is said once, the microphone opened again, and the words heard
+    after it are dated on the session's clock across the gap."""
+    import queue
+
+    from companion.commands.run import _listen
+    from companion.speech.audio import SAMPLE_RATE, AudioError
+
+    second = SAMPLE_RATE * 2 * b"\x00"  # one second of 16-bit silence
+    runs: list[str] = []
+
+    now = [0.0]  # the session's clock: a second a block of sound, and the waits
+
+    class Mic:
+        def __init__(self, name: str, blocks: int, fail: bool) -> None:
+            self.name, self.blocks, self.fail = name, blocks, fail
+
+        def run(self, on_block, stop, silence=None):  # type: ignore[no-untyped-def]
+            runs.append(self.name)
+            for k in range(self.blocks):
+                now[0] += 1.0
+                on_block(second, float(k))
+            if self.fail:
+                raise AudioError(f"microphone {self.name}: unplugged")
+
+    class Spotter:  # hears "truco" at the end of every block, dated on its own audio clock
+        def feed(self, pcm, at):  # type: ignore[no-untyped-def]
+            return [(at, "truco")]
+
+    opens = iter(["no input device (default)", Mic("b", 2, False)])
+    words: queue.Queue = queue.Queue()
+    notices: queue.Queue = queue.Queue()
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    _listen(Mic("a", 3, True), lambda: next(opens), Spotter(), words, notices, lambda: runs[-1:] == ["b"], 0.0,
+            retry=2.0, silence=3.0, sleep=sleep, clock=lambda: now[0])
+    said = [notices.get_nowait() for _ in range(notices.qsize())]
+    assert len(said) == 2 and said[0].startswith("microphone lost") and "calls are not heard" in said[0]
+    assert said[1].startswith("microphone: back")
+    assert runs == ["a", "b"]
+    times = [words.get_nowait()[0] for _ in range(words.qsize())]
+    # the first microphone's words at 1, 2, 3 s; the second's after two 2 s waits (no microphone the
+    # first time): at 8 and 9 s, not at 4 and 5 where the spotter's own clock would put them
+    assert times == pytest.approx([1.0, 2.0, 3.0, 8.0, 9.0])
