@@ -289,6 +289,8 @@ class TableTracker:
         self._cleared_reported = False
         self._stale_hand: int | None = None  # a hand the table was swept during (the engine still runs it)
         self._stale_cards: dict[str, Box] = {}  # where that hand's cards lay
+        self._stale_since: float | None = None  # when the table emptied for that sweep
+        self._stale_back = False  # a card of the swept hand was seen again where it lay since
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
         self._gave_way = False  # a waiting proposal gave its reading to a twin this frame (_give_way)
@@ -683,6 +685,7 @@ class TableTracker:
             # hand) or all hidden at once; where each card lay tells a card seen again from a new one
             self._stale_hand = current.hand_number
             self._stale_cards = {a.label: a.box for a in self.anchors if a.kind != "deck"}
+            self._stale_since, self._stale_back = self._empty_since, False
             self.anchors = [a for a in self.anchors if a.kind == "deck"]
             self.epoch += 1
             self.events.append(f"{frame.t:.2f}s every card of the hand left the view")
@@ -758,13 +761,18 @@ class TableTracker:
 
         if current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box):
             self._anchor(track, "play")  # the view was blocked, the card never moved: nothing new
+            self._stale_back = True
             return
         by_deck = self._in_middle(track.box)
         if (current.in_hand and self._stale_hand == current.hand_number and label != BACK
                 and label in current.deck
                 # a vira by the deck is a deal; without a vira, any card, once the table stayed empty
-                # for cleared_seconds (a moment's blackout must not end a hand)
-                and (by_deck if current.uses_vira else self._cleared_hand == current.hand_number)):
+                # for cleared_seconds (a moment's blackout must not end a hand), or once that long has
+                # passed since the sweep with none of the swept hand's cards seen again: they were
+                # gathered, not hidden (a six-player Argentine table was empty 1.1 s between hands, and
+                # the next hand's cards went into the one still waiting on a card the camera missed)
+                and (by_deck if current.uses_vira else self._cleared_hand == current.hand_number
+                     or self._gathered(now))):
             # The table was swept while the engine still ran the hand, and now a card is turned by
             # the deck (or, without a vira, put down): a new deal.  The hand the engine waits on
             # lost a card to the camera; close it (asked about, a guess when no one answers) rather
@@ -1029,6 +1037,12 @@ class TableTracker:
         A deal is dated before it: the vira may have been hidden while that card was put down."""
         times = [tr.first_t for tr in self.tracks if tr is not track and not tr.decided and tr.hits >= 2]
         return min(times) if times else None
+
+    def _gathered(self, now: float) -> bool:
+        """The swept hand's cards stayed away ``cleared_seconds`` after the table emptied: none of them
+        was seen again where it lay (a hand over the table, a detector's blackout, give them back)."""
+        return (not self._stale_back and self._stale_since is not None
+                and now - self._stale_since + 1e-6 >= self.config.cleared_seconds)
 
     def _seen_again(self, label: str, box: Box) -> bool:
         """A card of the swept hand back where it lay (the view was only blocked)."""

@@ -788,3 +788,32 @@ def test_two_cards_read_alike_surely_the_zones_decide(monkeypatch):
         assert session.log.game.events[1] == {"type": "play", "seat": 0, "card": seat0}
         assert session.log.game.events[2] == {"type": "play", "seat": 1, "card": "4C" if fits else "4S"}
     assert asked and set(asked) == {("4C", "AS")}
+
+
+def test_without_a_vira_a_hand_gathered_in_a_short_sweep_is_closed_by_the_next_deal():
+    """Without a vira the next deal is told only by the table staying empty (``cleared_seconds``).  A
+    six-player Argentine table was empty 1.1 s between hands, and the hand the engine still ran (a card
+    the camera missed) took every card of the next one: the whole session went wrong.  None of the swept
+    cards came back: they were gathered, so a new card once that long has passed is a new deal."""
+    import dataclasses
+
+    from companion.table.observations import read_stream
+
+    from .streams import FIXTURES, run_frames
+
+    header, frames = read_stream(FIXTURES / "new_deal.jsonl")
+    played = [f for f in frames if f.t < 5.0]
+    dealt = [f for f in frames if f.t >= 7.5]
+    empty = next(f for f in frames if not f.detections)
+    for gap in (11, 12):  # 1.1 s and 1.2 s of empty table between the hands
+        stream = list(played) + [dataclasses.replace(empty, t=round((len(played) + k) * 0.1, 1)) for k in range(gap)]
+        start = len(stream)
+        stream += [dataclasses.replace(f, t=round((start + k) * 0.1, 1)) for k, f in enumerate(dealt)]
+        session = run_frames(stream, variant="mineiro", calibration=Calibration.from_dict(header["calibration"]),
+                             fusion=FusionConfig(**UNATTENDED.__dict__))
+        # mineiro turns no vira: 5H by the deck was the first play; seat 3's card was never seen
+        assert events(session)[3:] == [{"type": "play", "seat": 2, "card": "4C"}, {"type": "fold", "seat": 3},
+                                       {"type": "hand", "dealer": 0}, {"type": "play", "seat": 1, "card": "4C"},
+                                       {"type": "play", "seat": 2, "card": "QD"}], gap
+        closed = [a for a in session.fusion.applied if a.proposal is not None and "new_deal" in a.proposal.flags]
+        assert len(closed) == 1
