@@ -847,12 +847,35 @@ class Fusion:
                 self._drop(prop, by)
             return False
         ok = self._try_apply(prop, "confirm" if by != "timeout" else "timeout")
+        if not ok and by == "timeout":
+            ok = self._next_legal_reading(prop)
         if not ok:
             if by == "timeout":
                 self._drop(prop, by)
             else:
                 self._say(f"cannot apply: {prop.reason}")
         return ok
+
+    def _next_legal_reading(self, prop: Proposal) -> bool:
+        """Unattended: a camera card the engine refuses under its reading (already out in the hand)
+        goes in under the first of its other readings the engine takes, as a table answering from the
+        readings offered would; False (its reading as it was) when none goes in.
+
+        Why: a card refused at the timeout was dropped, and the seat due to play never got its card:
+        every later card of the hand went to the wrong seat (a rendered six-player Argentine hand,
+        seed 11: a 10C read 2B, 2B already out, its first other reading the 10C)."""
+        if (prop.source != "vision" or prop.event.get("type") not in CARD_EVENTS or prop.event.get("covered")
+                or not prop.alternatives):
+            return False
+        key = card_key(prop.event)
+        first = prop.event[key]
+        for name in list(prop.alternatives):
+            _take_reading(prop, name)
+            if self._try_apply(prop, "timeout"):
+                prop.reason = (prop.reason + "; " if prop.reason else "") + f"went in as its next reading {name}"
+                return True
+        _take_reading(prop, first)
+        return False
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
         """Confirm a pending card (a play, or a new hand's vira) under one of

@@ -261,6 +261,27 @@ def test_unattended_timeout_accepts_legal_and_drops_illegal():
     assert not fusion.pending and fusion.rejected[-1].event["card"] == "AS"
 
 
+def test_unattended_a_card_refused_under_its_reading_goes_in_under_its_first_legal_other_reading():
+    """Seed 11: a 10C read 2B, with 2B already out in the hand, was dropped at the timeout; the seat due
+    never got its card and every later card of the hand went to the wrong seat.  A table answering
+    from the readings offered would have picked the 10C: unattended, the first one the engine takes."""
+    fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+    fusion.submit(_card(0, "4C", 2.0))
+    fusion.submit(_card(1, "4C", 3.0, flags=["low_confidence"], source="vision", alternatives=["5H", "JC", "KD"]))
+    for t in (3.5, 6.0, 9.0):
+        fusion.tick(t)
+    # 4C out, 5H the vira: the JC goes in for seat 1
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"}, {"type": "play", "seat": 1, "card": "JC"}]
+    assert not fusion.rejected and "next reading JC" in fusion.applied[-1].proposal.reason
+    # with no other reading the engine takes, it is dropped as before
+    fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+    fusion.submit(_card(0, "4C", 2.0))
+    fusion.submit(_card(1, "4C", 3.0, flags=["low_confidence"], source="vision", alternatives=["5H"]))
+    for t in (3.5, 6.0, 9.0):
+        fusion.tick(t)
+    assert len(fusion.log.events) == 2 and fusion.rejected[-1].event["card"] == "4C"
+
+
 def test_matched_voice_observation_with_confirm_decision_is_pending():
     fusion = _fusion()
     fusion.hear(VoiceObservation(2.0, "truco", ({"event": {"type": "raise", "seat": 0, "to": 3},
