@@ -142,10 +142,10 @@ def run(args: argparse.Namespace) -> int:
             index = int(args.camera)
             cap = SteadyCamera(open_camera(index, width, height), lambda: open_camera(index, width, height),
                                say=lambda text: print(text, file=sys.stderr, flush=True))
-            realtime_file = False
+            video = None
         else:
-            cap, _, _ = open_video(args.camera)
-            realtime_file = True
+            cap, fps, count = open_video(args.camera)
+            video = (fps, count)
     except (CameraError, VideoError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=_listen, args=(mic, lambda: _microphone(args.mic), spotter, words_q, notices,
                                                stop.is_set, start), daemon=True).start()
 
-    return _loop(args, session, cap, realtime_file, words_q, hub, stop, start, IllegalEvent, speaker, notices)
+    return _loop(args, session, cap, video, words_q, hub, stop, start, IllegalEvent, speaker, notices)
 
 
 MIC_RETRY_SECONDS = 2.0  # a lost microphone is opened again this often
@@ -369,7 +369,7 @@ def _camera_frames(cap: Any) -> Iterator[tuple[int, None, Any]]:
         index += 1
 
 
-def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool, words_q: queue.Queue,
+def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, int] | None, words_q: queue.Queue,
           hub: Any, stop: threading.Event, start: float, illegal: type[Exception],
           speaker: Any = None, notices: queue.Queue | None = None) -> int:
     import cv2
@@ -381,14 +381,14 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
     typing: str | None = None
     printed = 0
     version = -1
-    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    # a video file standing in for the camera: its frame rate and count as open_video read them
+    fps, count = video if video is not None else (0.0, 0)
     gaps: list[tuple[int, int]] = []
-    frames = (read_frames(cap, fps, 1, int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0), gaps) if realtime_file
-              else _camera_frames(cap))
+    frames = read_frames(cap, fps, 1, count, gaps) if video is not None else _camera_frames(cap)
     try:
         for _, t_video, image in frames:
             now = time.monotonic() - start
-            if realtime_file:  # a video file stands in for the camera: at its own pace
+            if video is not None:  # a video file stands in for the camera: at its own pace
                 if t_video > now:
                     time.sleep(t_video - now)
                 now = max(now, t_video)
@@ -447,7 +447,7 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, realtime_file: bool,
         else:  # the frames ran out (not q)
             for note in describe_gaps(gaps, fps):
                 print(f"note: {note}", file=sys.stderr)
-            print("video ended" if realtime_file else
+            print("video ended" if video is not None else
                   f"no frame from the camera for {cap.give_up:g} s: stopped. The match is saved: "
                   f"`companion run --resume` goes on with it", file=sys.stderr)
     except KeyboardInterrupt:

@@ -64,12 +64,14 @@ class TableAnswers:
     def __post_init__(self) -> None:
         self._times = [float(s["t"]) for s in self.states]
 
+    def _cards_at(self, t: float) -> list[dict[str, Any]]:
+        """The rendered cards on the table at stream time ``t`` (none before the first state)."""
+        i = bisect.bisect_right(self._times, t) - 1
+        return self.states[i]["cards"] if i >= 0 else []
+
     def truth_at(self, t: float, box: Sequence[float]) -> str | None:
         """The true card (TABLE-LOG notation or ``back``) lying where ``box`` is at stream time ``t``."""
-        i = bisect.bisect_right(self._times, t) - 1
-        if i < 0:
-            return None
-        cards = [c for c in self.states[i]["cards"] if c.get("labelled", True)]
+        cards = [c for c in self._cards_at(t) if c.get("labelled", True)]
         scored = [(iou(tuple(box), tuple(c["box"])), c["card"]) for c in cards]
         best = max(scored, default=(0.0, None))
         return best[1] if best[0] >= self.min_iou else None
@@ -80,10 +82,7 @@ class TableAnswers:
         Why: asked "new hand, vira AH?" about a box on seat 3's first play, an AH, a player who
         only looked under the box confirmed it (seed 9); a player knows the vira is the card by
         the deck."""
-        i = bisect.bisect_right(self._times, t) - 1
-        if i < 0:
-            return None
-        return next((c["card"] for c in self.states[i]["cards"] if c.get("role") == "vira"), None)
+        return next((c["card"] for c in self._cards_at(t) if c.get("role") == "vira"), None)
 
     def asked(self, fusion: Any, prop: Proposal) -> bool:
         """Whether ``prop`` is a camera card the companion is waiting on the table for."""

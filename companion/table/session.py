@@ -320,9 +320,6 @@ class SteadyCamera:
                 return True, image
         return False, None
 
-    def get(self, prop: int) -> float:
-        return self.cap.get(prop)
-
     def release(self) -> None:
         self.cap.release()
 
