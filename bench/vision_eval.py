@@ -3,9 +3,10 @@
     python bench/vision_eval.py                     # real photos: all, tune half, test half; 720p latency
     python bench/vision_eval.py --no-outlines       # the same without the outline search
     python bench/vision_eval.py --no-faint          # ... without the faint boxes (before session 16)
+    python bench/vision_eval.py --no-rows           # ... without splitting rows of cards (before session 18)
 
 A thin driver around ``python -m companion.vision.evaluate`` (see its
-docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes) were
+docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes, rows) were
 chosen on the ``tune`` half of the real photos: the ``test`` half is the
 figure that says how they do on photos they were not chosen on.  Needs
 ``../shared/real-photos`` (development machines only); latency runs anywhere.
@@ -39,10 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-outlines", action="store_true", help="without the outline search")
     parser.add_argument("--no-faint", action="store_true", help="without the faint boxes")
+    parser.add_argument("--no-rows", action="store_true", help="without splitting rows of overlapping cards")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     args = parser.parse_args(argv)
-    extra = (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else [])
-    print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9}")
+    extra = (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else []) \
+        + (["--no-rows"] if args.no_rows else [])
+    print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9} {'ms/photo':>9}")
     for label, cmd in ROWS:
         result = _run(cmd + extra)
         real = result.get("real")
@@ -50,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:26} (not run: no real photos here)")
             continue
         print(f"{label:26} {real['labelled_cards']:>6} {real['share_right_rank']:>11.1%} "
-              f"{real['share_boxed_any_rank']:>6.1%} {real['false_detections_per_image']:>9.3f}")
+              f"{real['share_boxed_any_rank']:>6.1%} {real['false_detections_per_image']:>9.3f} "
+              f"{real['mean_ms_per_photo']:>9.1f}")
     latencies = (("latency, photo settings", ["latency"]),
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window"]))

@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
 
     try:
-        settings = photo_settings(args.conf, args.scales, args.outlines)
+        settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -109,5 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "1 alone is faster (and looks for no outlines unless --outlines)")
     p.add_argument("--outlines", action=argparse.BooleanOptionalAction, default=None,
                    help="also name the bright card-shaped outlines the detector missed (default: with the shrunk "
+                        "view)")
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="split a box around a row of overlapping cards into its cards (default: with the shrunk "
                         "view)")
     p.set_defaults(func=_run)

@@ -161,12 +161,23 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
         by_image[r["filename"]].append(
             {"rank": RANK_WORDS[r["class"]], "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
 
+    spent: list[float] = []
+
     def faces_found() -> list[tuple[list[dict], list]]:
-        return [(gts, [d for d in detector.detect(read_image(folder / name)) if d.card != "back"])
-                for name, gts in sorted(by_image.items())]
+        out = []
+        for name, gts in sorted(by_image.items()):
+            image = read_image(folder / name)
+            start = time.perf_counter()
+            found = detector.detect(image)
+            spent.append(time.perf_counter() - start)
+            out.append((gts, [d for d in found if d.card != "back"]))
+        return out
 
     seen = faces_found()
     result = _real_scores(seen, detector.conf, iou_min, detector.conf)
+    # the photos' own time (decoded already): rows and faint boxes cost more on real photos than on
+    # the synthetic frame ``latency`` times
+    result["mean_ms_per_photo"] = round(1000 * sum(spent) / max(len(spent), 1), 1)
     if sweep:
         result["sweep"] = {}
         base = detector.conf
@@ -368,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--outlines", action=argparse.BooleanOptionalAction, default=None,
                    help="with or without the outline search (companion.vision.outlines; default: with the "
                         "shrunk view, as `companion detect`; the table runs it with its one view)")
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="split boxes around a row of overlapping cards (companion.vision.rows; default: with the "
+                        "shrunk view, as `companion detect`)")
     p.add_argument("--corner-weight", type=float, default=CORNER_WEIGHT,
                    help="share of the index-corner classifier in each reading (0: the whole card only)")
     p.add_argument("--rank-weight", type=float, default=RANK_WEIGHT,
@@ -398,12 +412,12 @@ def main(argv: list[str] | None = None) -> int:
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 **photo_settings(args.conf, args.scales, args.outlines,
-                                                 args.faint_conf, args.faint_min_prob))
+                                                 args.faint_conf, args.faint_min_prob, args.rows))
     except ValueError as exc:
         p.error(str(exc))
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
-                    "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob,
+                    "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}
