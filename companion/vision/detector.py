@@ -34,7 +34,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import CORNER, CROP, box_iou, corner_views, crop_card, rectified_crop
 from companion.vision.outlines import outline_boxes
-from companion.vision.rows import choose, cuttings
+from companion.vision.rows import choose, cuttings, strips_sure
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -791,12 +791,9 @@ class CardDetector:
 
     def _read_cuttings(self, image_bgr: np.ndarray, d: Detection, cuts: list) -> list[Detection] | None:
         """The cards of the cutting of ``d``'s box that reads surest (:func:`companion.vision.rows.choose`),
-        or None: the top card read whole, each strip by its one index corner, one batch per corner."""
+        or None.  The strips first, by their one index corner (one batch per corner, cheap); the top
+        card, read whole as any card is (costly), only for the cuttings whose strips all read surely."""
         cuts = sorted(cuts, key=lambda c: c.corner)
-        ends = list(dict.fromkeys(c.end for c in cuts))
-        end_reads = dict(zip(ends, self.readings(image_bgr, np.array(ends), 4)))
-        if any(not r for r in end_reads.values()):
-            return None
         faces = np.array([n != "back" for _, n in sorted(self.cls_names.items())], dtype=float)
         strip_reads: list[list[tuple[str, float]]] = []
         strip_alts: list[list[tuple[tuple[str, float], ...]]] = []
@@ -813,9 +810,18 @@ class CardDetector:
                 k += len(c.strips)
                 strip_reads.append(reads)
                 strip_alts.append(alts)
-        pick = choose(cuts, {e: r[0] for e, r in end_reads.items()}, strip_reads)
+        sure = [i for i, reads in enumerate(strip_reads) if strips_sure(reads)]
+        if not sure:
+            return None
+        ends = list(dict.fromkeys(cuts[i].end for i in sure))
+        end_reads = dict(zip(ends, self.readings(image_bgr, np.array(ends), 4)))
+        if any(not r for r in end_reads.values()):
+            return None
+        pick = choose([cuts[i] for i in sure], {e: r[0] for e, r in end_reads.items()},
+                      [strip_reads[i] for i in sure])
         if pick is None:
             return None
+        pick = sure[pick]
         cut, score = cuts[pick], d.detector_confidence
         (name, prob), others = end_reads[cut.end][0], end_reads[cut.end][1:]
         parts = [Detection(name, score * prob, cut.end, prob, score,

@@ -77,6 +77,13 @@ def cuttings(box: Box, image_width: float, aspect: float | None = None) -> list[
     return out
 
 
+def strips_sure(reads: list[tuple[str, float]]) -> bool:
+    """Whether a cutting's strips (each's best face reading) can be cards of one row: each read
+    surely, none twice.  Checked before the top card is read, which costs far more."""
+    names = [n for n, _ in reads]
+    return all(p >= STRIP_MIN_PROB for _, p in reads) and len(set(names)) == len(names)
+
+
 def choose(cuts: list[Cutting], end_reads: dict[Box, tuple[str, float]],
            strip_reads: list[list[tuple[str, float]]]) -> int | None:
     """The index of the cutting to keep, or None.

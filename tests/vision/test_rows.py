@@ -11,7 +11,7 @@ import pytest
 
 from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
 from companion.vision.evaluate import iou
-from companion.vision.rows import MAX_STRIPS, MIN_ROW, ROW_ASPECT, Cutting, choose, cuttings
+from companion.vision.rows import MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, choose, cuttings, strips_sure
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -80,6 +80,12 @@ def test_the_surest_cutting_wins_and_no_card_is_read_twice():
     assert choose(cuts[:2], {end_a: ("back", 0.99), end_b: ("7C", 0.4)}, [[("AS", 0.9)], [("QH", 0.9)]]) is None
     # on a tie, fewer strips
     assert choose(cuts[1:], ends, [[("QH", 0.95)], [("QH", 0.95), ("5S", 0.95)]]) == 0
+
+
+def test_strips_are_checked_before_the_top_card_is_read():
+    assert strips_sure([("QH", 0.9), ("7C", STRIP_MIN_PROB)])
+    assert not strips_sure([("QH", 0.9), ("7C", STRIP_MIN_PROB - 0.01)])
+    assert not strips_sure([("QH", 0.9), ("QH", 0.95)])
 
 
 @pytest.mark.parametrize("image_name, cards, share", [
