@@ -34,7 +34,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import CORNER, CROP, box_iou, corner_views, crop_card, rectified_crop
 from companion.vision.outlines import outline_boxes
-from companion.vision.rows import choose, cuttings, strips_sure
+from companion.vision.rows import Cutting, choose, cuttings, strips_sure
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -155,7 +155,8 @@ class Detection:
 
     ``card``: TABLE-LOG notation ("QH", "10D", "7E") or "back";
     ``confidence``: detector score times classifier probability, in [0, 1];
-    ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image;
+    ``box``: (x1, y1, x2, y2) pixels of the whole card in the input image (of the strip that shows, for a
+    card under another in a row: :meth:`CardDetector.split_rows`);
     ``rank_confidence``: classifier probability alone (1.0 for backs);
     ``detector_confidence``: the detector's score alone (a card is there, whatever it is);
     ``alternatives``: the classifier's next readings of the same card, as (card, confidence), best first
@@ -789,7 +790,7 @@ class CardDetector:
         out.sort(key=lambda d: -d.confidence)
         return out
 
-    def _read_cuttings(self, image_bgr: np.ndarray, d: Detection, cuts: list) -> list[Detection] | None:
+    def _read_cuttings(self, image_bgr: np.ndarray, d: Detection, cuts: list[Cutting]) -> list[Detection] | None:
         """The cards of the cutting of ``d``'s box that reads surest (:func:`companion.vision.rows.choose`),
         or None.  The strips first, by their one index corner (one batch per corner, cheap); the top
         card, read whole as any card is (costly), only for the cuttings whose strips all read surely."""
