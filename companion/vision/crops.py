@@ -205,6 +205,20 @@ PAPER_LIGHT = 0.8
 PAPER_CHROMA = 22.0
 
 
+def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The share of ``box`` (clipped to the image) that looks like a card's paper: light against the
+    region's own brightest pixels, and nearly grey (``PAPER_LIGHT``, ``PAPER_CHROMA``); 0 for an empty box."""
+    H, W = image.shape[:2]
+    x1, y1 = int(max(0, round(box[0]))), int(max(0, round(box[1])))
+    x2, y2 = int(min(W, round(box[2]))), int(min(H, round(box[3])))
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    lab = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2LAB).astype(np.float32)
+    L = lab[..., 0]
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return float(((L > PAPER_LIGHT * np.percentile(L, 95)) & (L > 110) & (chroma < PAPER_CHROMA)).mean())
+
+
 def _paper_quad(r: _QuadRegion):
     """The card as its paper: the light, nearly colourless pixels inside the box.  The biggest such
     piece first (a neighbour's pale patch is a separate piece), then every sizeable piece (a big pip

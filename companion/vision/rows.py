@@ -5,7 +5,8 @@ before it (a hand put down, a run of tricks), the detector often draws one
 loose box around the whole row.  That box matches none of the cards, and the
 cards under the top one are missed: 41 of the 107 real French cards missed in
 session 17 lay inside such a box (``../shared/real-photos/french-dev``, whose
-labels box each covered card's visible strip).
+labels box each covered card's visible strip).  Or the detector boxes the top
+card alone, and the one under it shows only a strip with no box.
 
 How: a box at least ``MIN_ROW`` card widths wide (a card's width taken as
 ``ROW_ASPECT`` times the box's height: upright cards side by side) is tried as
@@ -18,6 +19,13 @@ when every part is read surely (``END_MIN_PROB``, ``STRIP_MIN_PROB``) and no
 two parts are read as the same card (one deck holds each card once: a single
 card in a wide box, cut into strips, reads as itself again); the surest of
 those wins.  Boxes that no cutting reads surely stay as they are.
+
+A lone card's box gets the same look on its two sides (``beside``): a card
+half under it, that the detector did not box at all, shows a strip there
+(``BESIDE_SHARES`` of a card's width; the strip mostly paper, ``STRIP_PAPER``,
+and clear of every other box), read by its one index corner the same way and
+kept at ``STRIP_MIN_PROB`` when it names a card no other box in the picture
+names.
 
 This module holds the geometry and the choice; the reading is
 :meth:`companion.vision.detector.CardDetector.split_rows`.
@@ -33,6 +41,11 @@ MAX_STRIPS = 3  # cards under the top one, at most
 MIN_STRIP = 0.12  # a strip at least this share of a card's width (narrower ones show no index)
 END_MIN_PROB = 0.6  # the top card read at least this surely ...
 STRIP_MIN_PROB = 0.8  # ... and each strip's index corner at least this surely
+
+BESIDE_SHARES = (0.2, 0.3, 0.4, 0.5)  # a strip beside a lone card: these shares of its width are tried
+LONE_ASPECT = (0.55, 0.85)  # a lone upright card's box: its width over its height within these
+STRIP_PAPER = 0.3  # a strip beside a lone card is at least this share paper (crops.paper_share)
+CLEAR = 0.2  # ... and overlaps no other box more than this (IoU), nor lies across one's middle
 
 Box = tuple[float, float, float, float]
 
@@ -105,3 +118,45 @@ def choose(cuts: list[Cutting], end_reads: dict[Box, tuple[str, float]],
             best, best_key = i, key
     return best
 
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A strip beside a lone card's box where a card under it may show: ``strip``, the box the card
+    would have if it lay whole (``reaching``, under the top card) and the index ``corner`` the strip
+    shows (0 top-left: the strip on the left; 1 bottom-right: on the right)."""
+
+    strip: Box
+    reaching: Box
+    corner: int
+
+
+def beside(box: Box, image_width: float, others: list[Box]) -> list[Beside]:
+    """The strips worth reading beside ``box`` (a lone upright card's, else none): each share of
+    ``BESIDE_SHARES`` on each side, inside the image and clear of the ``others`` boxes."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if h <= 0 or not LONE_ASPECT[0] <= w / h <= LONE_ASPECT[1]:
+        return []
+    out = []
+    for corner in (0, 1):
+        for share in BESIDE_SHARES:
+            strip = (x1 - share * w, y1, x1, y2) if corner == 0 else (x2, y1, x2 + share * w, y2)
+            if strip[0] < 0 or strip[2] > image_width or not _clear(strip, others):
+                continue
+            reaching = (strip[0], y1, strip[0] + w, y2) if corner == 0 else (strip[2] - w, y1, strip[2], y2)
+            out.append(Beside(strip, reaching, corner))
+    return out
+
+
+def _clear(strip: Box, others: list[Box]) -> bool:
+    """Whether ``strip`` overlaps none of ``others`` more than ``CLEAR`` and lies across none's middle
+    (its centre inside one): a card boxed there already."""
+    cx, cy = (strip[0] + strip[2]) / 2, (strip[1] + strip[3]) / 2
+    for o in others:
+        ix = max(0.0, min(strip[2], o[2]) - max(strip[0], o[0]))
+        iy = max(0.0, min(strip[3], o[3]) - max(strip[1], o[1]))
+        union = (strip[2] - strip[0]) * (strip[3] - strip[1]) + (o[2] - o[0]) * (o[3] - o[1]) - ix * iy
+        if (union > 0 and ix * iy / union > CLEAR) or (o[0] <= cx <= o[2] and o[1] <= cy <= o[3]):
+            return False
+    return True

@@ -11,7 +11,8 @@ import pytest
 
 from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
 from companion.vision.evaluate import iou
-from companion.vision.rows import MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, choose, cuttings, strips_sure
+from companion.vision.rows import (BESIDE_SHARES, MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, beside, choose,
+                                   cuttings, strips_sure)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -21,9 +22,11 @@ def photo() -> CardDetector:
     return CardDetector("french", **photo_settings())
 
 
-def _row(image_name: str, cards: list[str], share: float) -> tuple[np.ndarray, list[tuple], tuple]:
+def _row(image_name: str, cards: list[str], share: float, top_left: bool = False
+         ) -> tuple[np.ndarray, list[tuple], tuple]:
     """A row laid from a fixture's upright cards (held-back designs), each covering all but ``share``
-    of the one before it, twice the fixture's size: (image, each card's visible box, the row's box)."""
+    of the one before it (``top_left``: of the one after it), twice the fixture's size: (image, each
+    card's visible box, the row's box)."""
     record = next(r for r in json.loads((FIXTURES / "fixtures.json").read_text()) if r["image"] == image_name)
     image = cv2.imread(str(FIXTURES / image_name))
     boxes = {c["card"]: [int(v) for v in c["box"]] for c in record["cards"]}
@@ -33,11 +36,16 @@ def _row(image_name: str, cards: list[str], share: float) -> tuple[np.ndarray, l
     canvas = cv2.resize(image[:60, :60], (sum(c.shape[1] for c in crops) + 200, 2 * h + 200))
     x, placed = 100, []
     for i, crop in enumerate(crops):
-        canvas[100:100 + 2 * h, x:x + crop.shape[1]] = crop
         placed.append((x, 100, x + crop.shape[1], 100 + 2 * h))
         if i + 1 < len(crops):
             x += int(share * crop.shape[1])
-    visible = [(b[0], b[1], placed[i + 1][0], b[3]) for i, b in enumerate(placed[:-1])] + [placed[-1]]
+    for i in (reversed(range(len(crops))) if top_left else range(len(crops))):
+        b = placed[i]
+        canvas[b[1]:b[3], b[0]:b[2]] = crops[i]
+    if top_left:
+        visible = [placed[0]] + [(placed[i - 1][2], b[1], b[2], b[3]) for i, b in enumerate(placed) if i]
+    else:
+        visible = [(b[0], b[1], placed[i + 1][0], b[3]) for i, b in enumerate(placed[:-1])] + [placed[-1]]
     return canvas, visible, (placed[0][0], 100, placed[-1][2], 100 + 2 * h)
 
 
@@ -123,6 +131,40 @@ def test_backs_and_narrow_boxes_are_left_alone(photo):
     assert photo.split_rows(image, [back, narrow]) == [back, narrow]
 
 
+def test_strips_beside_a_lone_card_stay_in_the_picture_and_clear_of_other_boxes():
+    card = (200.0, 100.0, 270.0, 200.0)
+    strips = beside(card, 640, [card])
+    assert {(b.corner, round((b.strip[2] - b.strip[0]) / 70, 2)) for b in strips} == \
+        {(c, s) for c in (0, 1) for s in BESIDE_SHARES}
+    for b in strips:
+        assert b.reaching[2] - b.reaching[0] == pytest.approx(70.0)
+        assert (b.strip[2] == 200.0 and b.reaching[0] == b.strip[0]) if b.corner == 0 else \
+            (b.strip[0] == 270.0 and b.reaching[2] == b.strip[2])
+    assert beside((200.0, 100.0, 330.0, 200.0), 640, []) == []  # a wide box is no lone upright card
+    assert {b.corner for b in beside(card, 280, [])} == {0}  # the right side runs out of the picture
+    neighbour = (150.0, 100.0, 198.0, 200.0)  # a card boxed already on the left
+    assert {b.corner for b in beside(card, 640, [card, neighbour])} == {1}
+
+
+@pytest.mark.parametrize("cards, top_left", [(["QH", "7C"], False), (["7C", "AS"], False), (["QH", "AS"], True),
+                                             (["AS", "7C"], True)])
+def test_a_card_half_under_a_lone_box_is_found_beside_it(photo, cards, top_left):
+    """The detector boxed the top card only: the strip of the card under it, on its left (top-left index
+    showing) or on its right (bottom-right index), is read and boxed (at least as well as the real photos
+    count a card found: IoU 0.5; the strip read surest may reach a little past the card's edge)."""
+    image, visible, _ = _row("french-dondorf.jpg", cards, 0.35, top_left=top_left)
+    top, under = (0, 1) if top_left else (1, 0)
+    lone = Detection(cards[top], 0.8, tuple(float(v) for v in visible[top]), 0.9, 0.9)
+    found = photo.split_rows(image, [lone])
+    assert lone in found
+    (new,) = [d for d in found if d is not lone]
+    assert new.card == cards[under] and iou(new.box, visible[under]) > 0.5
+    assert new.detector_confidence == lone.detector_confidence and new.rank_confidence >= STRIP_MIN_PROB
+    # a card boxed elsewhere in the picture already is not found again, nor is a runner-up in its place
+    elsewhere = Detection(cards[under], 0.5, (500.0, 300.0, 560.0, 390.0))
+    assert photo.split_rows(image, [lone, elsewhere]) == [lone, elsewhere]
+
+
 def test_real_cards_under_one_box_are_each_named(shared):
     """IMG_2616: a ten of diamonds half under a jack, and a queen half under a nine, each pair in one
     loose box that the ten and the queen matched; the jack and the nine were missed before rows were
@@ -136,6 +178,21 @@ def test_real_cards_under_one_box_are_each_named(shared):
                                                              for d in found)}
     assert named(rows=False) == {"10", "Q"}
     assert named(rows=True) == {"J", "10", "9", "Q"}
+
+
+@pytest.mark.parametrize("name, top, under", [("IMG_2599.JPG", ("J", (149, 227, 317, 462)), ("K", (73, 221, 150, 453))),
+                                             ("IMG_2602.JPG", ("J", (118, 205, 302, 449)), ("10", (61, 206, 149, 436)))])
+def test_a_real_card_half_under_a_lone_box_is_found(shared, name, top, under):
+    """A jack on top of a king (a ten), whose left strip shows its index: the detector boxes the jack
+    alone, and the king (the ten) was missed before the strips beside a lone card were read."""
+    image = read_image(shared / "real-photos" / "french-dev" / name)
+
+    def named(rows: bool) -> set[str]:
+        found = CardDetector("french", **photo_settings(rows=rows)).detect(image)
+        return {rank for rank, box in (top, under) if any(d.card[:-1] == rank and iou(d.box, box) >= 0.5
+                                                          for d in found)}
+    assert named(rows=False) == {top[0]}
+    assert named(rows=True) == {top[0], under[0]}
 
 
 def test_photo_settings_split_rows_and_the_table_does_not():
