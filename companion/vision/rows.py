@@ -23,9 +23,9 @@ those wins.  Boxes that no cutting reads surely stay as they are.
 A lone card's box gets the same look on its two sides (``beside``): a card
 half under it, that the detector did not box at all, shows a strip there
 (``BESIDE_SHARES`` of a card's width; the strip mostly paper, ``STRIP_PAPER``,
-and clear of every other box), read by its one index corner the same way and
-kept at ``STRIP_MIN_PROB`` when it names a card no other box in the picture
-names.
+and clear of every other box), read by its one index corner the same way; a
+side's surest reading other than the lone card's own name is kept at
+``STRIP_MIN_PROB`` when no other box in the picture names that card.
 
 This module holds the geometry and the choice; the reading is
 :meth:`companion.vision.detector.CardDetector.split_rows`.
@@ -34,6 +34,10 @@ This module holds the geometry and the choice; the reading is
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.crops import box_iou
 
 ROW_ASPECT = 0.65  # a card's width over the row box's height (chosen on the real photos' tune half, 0.6-0.75)
 MIN_ROW = 1.3  # a box at least this many card widths wide may be a row
@@ -119,7 +123,6 @@ def choose(cuts: list[Cutting], end_reads: dict[Box, tuple[str, float]],
     return best
 
 
-
 @dataclass(frozen=True)
 class Beside:
     """A strip beside a lone card's box where a card under it may show: ``strip``, the box the card
@@ -152,11 +155,9 @@ def beside(box: Box, image_width: float, others: list[Box]) -> list[Beside]:
 def _clear(strip: Box, others: list[Box]) -> bool:
     """Whether ``strip`` overlaps none of ``others`` more than ``CLEAR`` and lies across none's middle
     (its centre inside one): a card boxed there already."""
+    if not others:
+        return True
     cx, cy = (strip[0] + strip[2]) / 2, (strip[1] + strip[3]) / 2
-    for o in others:
-        ix = max(0.0, min(strip[2], o[2]) - max(strip[0], o[0]))
-        iy = max(0.0, min(strip[3], o[3]) - max(strip[1], o[1]))
-        union = (strip[2] - strip[0]) * (strip[3] - strip[1]) + (o[2] - o[0]) * (o[3] - o[1]) - ix * iy
-        if (union > 0 and ix * iy / union > CLEAR) or (o[0] <= cx <= o[2] and o[1] <= cy <= o[3]):
-            return False
-    return True
+    boxes = np.asarray(others, dtype=float).reshape(-1, 4)
+    across = (boxes[:, 0] <= cx) & (cx <= boxes[:, 2]) & (boxes[:, 1] <= cy) & (cy <= boxes[:, 3])
+    return not ((box_iou(np.asarray(strip, dtype=float), boxes) > CLEAR) | across).any()
