@@ -205,6 +205,14 @@ PAPER_LIGHT = 0.8
 PAPER_CHROMA = 22.0
 
 
+def _paper(lab: np.ndarray, top: float) -> np.ndarray:
+    """Which pixels of ``lab`` (float Lab) are a card's paper, ``top`` the lightness its brightest
+    pixels reach: light (``PAPER_LIGHT`` of it, and above 110) and nearly grey (``PAPER_CHROMA``)."""
+    L = lab[..., 0]
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return (L > PAPER_LIGHT * top) & (L > 110) & (chroma < PAPER_CHROMA)
+
+
 def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> float:
     """The share of ``box`` (clipped to the image) that looks like a card's paper: light against the
     region's own brightest pixels, and nearly grey (``PAPER_LIGHT``, ``PAPER_CHROMA``); 0 for an empty box."""
@@ -214,9 +222,7 @@ def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> fl
     if x2 <= x1 or y2 <= y1:
         return 0.0
     lab = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2LAB).astype(np.float32)
-    L = lab[..., 0]
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    return float(((L > PAPER_LIGHT * np.percentile(L, 95)) & (L > 110) & (chroma < PAPER_CHROMA)).mean())
+    return float(_paper(lab, float(np.percentile(lab[..., 0], 95))).mean())
 
 
 def _paper_quad(r: _QuadRegion):
@@ -224,11 +230,8 @@ def _paper_quad(r: _QuadRegion):
     piece first (a neighbour's pale patch is a separate piece), then every sizeable piece (a big pip
     splits the paper); the rectangle must have a card's aspect and be mostly paper.  Its size is not
     held to the detector's box, which often takes in part of the neighbour."""
-    L = r.lab[..., 0]
-    chroma = np.hypot(r.lab[..., 1] - 128.0, r.lab[..., 2] - 128.0)
-    inside = r.inside > 0
-    top = float(np.percentile(L[inside], 95))
-    mask = ((L > PAPER_LIGHT * top) & (L > 110) & (chroma < PAPER_CHROMA)).astype(np.uint8) & r.inside
+    top = float(np.percentile(r.lab[..., 0][r.inside > 0], 95))
+    mask = _paper(r.lab, top).astype(np.uint8) & r.inside
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:

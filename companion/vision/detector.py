@@ -774,6 +774,15 @@ class CardDetector:
             out[ok] = _run_batch(self.corners, self.corner_input, self.corner_batch, views[corner * n:(corner + 1) * n])
         return out
 
+    def _index_faces(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                     corner: int) -> np.ndarray:
+        """:meth:`index_readings` with the back's share taken out: a strip beside or under a card is read
+        for the face it shows (what a card's index looks like where it does not say "back")."""
+        probs = self.index_readings(image_bgr, boxes, corner)
+        if self.back_index is not None:
+            probs[:, self.back_index] = 0.0
+        return probs
+
     def split_rows(self, image_bgr: np.ndarray, detections: list[Detection]) -> list[Detection]:
         """``detections`` with each face whose box holds a row of overlapping cards replaced by those
         cards (the top one's box and each covered one's visible strip; :mod:`companion.vision.rows`).
@@ -804,12 +813,11 @@ class CardDetector:
                  for b in beside(d.box, image_bgr.shape[1], others) if paper_share(image_bgr, b.strip) >= STRIP_PAPER]
         if not tried:
             return []
-        faces = np.array([n != "back" for _, n in sorted(self.cls_names.items())], dtype=float)
         probs = np.zeros((len(tried), len(self.cls_names)))
         for corner in (0, 1):
             mine = [i for i, (_, b) in enumerate(tried) if b.corner == corner]
             if mine:
-                probs[mine] = self.index_readings(image_bgr, [tried[i][1].reaching for i in mine], corner) * faces
+                probs[mine] = self._index_faces(image_bgr, [tried[i][1].reaching for i in mine], corner)
         names = {d.card for d in detections}
         out = []
         for d in detections:
@@ -834,12 +842,11 @@ class CardDetector:
         or None.  The strips first, by their one index corner (one batch per corner, cheap); the top
         card, read whole as any card is (costly), only for the cuttings whose strips all read surely."""
         cuts = sorted(cuts, key=lambda c: c.corner)
-        faces = np.array([n != "back" for _, n in sorted(self.cls_names.items())], dtype=float)
         strip_reads: list[list[tuple[str, float]]] = []
         strip_alts: list[list[tuple[tuple[str, float], ...]]] = []
         for corner in (0, 1):
             mine = [c for c in cuts if c.corner == corner]
-            probs = self.index_readings(image_bgr, [b for c in mine for b in c.reaching], corner) * faces
+            probs = self._index_faces(image_bgr, [b for c in mine for b in c.reaching], corner)
             k = 0
             for c in mine:
                 reads, alts = [], []
