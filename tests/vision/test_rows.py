@@ -125,7 +125,7 @@ def test_one_card_lying_sideways_in_a_wide_box_stays_one_card(photo):
 
 
 def test_backs_and_narrow_boxes_are_left_alone(photo):
-    image, _, row = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
+    image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
     back = Detection("back", 0.9, tuple(float(v) for v in row), 1.0, 0.9)
     narrow = Detection("QH", 0.9, (100.0, 100.0, 200.0, 260.0), 0.95, 0.95)
     assert photo.split_rows(image, [back, narrow]) == [back, narrow]
@@ -200,3 +200,13 @@ def test_photo_settings_split_rows_and_the_table_does_not():
     assert photo_settings(scales=[1.0])["rows"] is False
     assert photo_settings(rows=False)["rows"] is False
     assert CardDetector("french").rows is False
+
+
+def test_a_family_with_no_corner_reader_leaves_rows_as_they_are():
+    """The Spanish models ship no index-corner classifier: with rows asked for, a photo is still read
+    (no strip can be read by its corner, so no box is cut), not an error."""
+    spanish = CardDetector("spanish", **photo_settings())
+    assert spanish.rows and spanish.corners is None
+    image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
+    plain = CardDetector("spanish", **photo_settings(rows=False)).detect(image)
+    assert [(d.card, d.box) for d in spanish.detect(image)] == [(d.card, d.box) for d in plain]
