@@ -125,7 +125,7 @@ def test_one_card_lying_sideways_in_a_wide_box_stays_one_card(photo):
 
 
 def test_backs_and_narrow_boxes_are_left_alone(photo):
-    image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
+    image, _, row = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
     back = Detection("back", 0.9, tuple(float(v) for v in row), 1.0, 0.9)
     narrow = Detection("QH", 0.9, (100.0, 100.0, 200.0, 260.0), 0.95, 0.95)
     assert photo.split_rows(image, [back, narrow]) == [back, narrow]
