@@ -90,6 +90,9 @@ class FusionConfig:
     # rehear_window seconds before the words or rehear_late seconds after them (see Fusion._rehear)
     rehear_window: float = 8.0
     rehear_late: float = 4.0
+    # words heard after every card of the running hand left the view wait at most this long for the
+    # next card, which says whether the hand goes on or a new one began (see Fusion._swept_words)
+    swept_wait: float = 8.0
 
 
 @dataclass
@@ -126,6 +129,8 @@ class Fusion:
         self.interpreter: Interpreter | None = None
         # does the tracker still look at a card seen before this time? (set by the session)
         self.vision_busy: Callable[[float], bool] | None = None
+        # since when has the table lain swept while the engine's hand runs? (set by the session)
+        self.swept: Callable[[], float | None] | None = None
         self.now = 0.0
         self._ids = 0
         self._version = 0
@@ -133,6 +138,7 @@ class Fusion:
         self._game_cache: tuple[int, Any] | None = None
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
+        self._swept_close: float | None = None  # when the camera's latest new deal dated the old hand's end
 
     # --- plumbing ---------------------------------------------------------------------------
     @property
@@ -226,13 +232,16 @@ class Fusion:
             self._say(f"! {proposal.describe()}")
             self._emit("alert", proposal=proposal)
             return
+        self._insert(proposal)
+        if proposal.words is None and proposal.source == "vision":
+            self._rehear(proposal)
+
+    def _insert(self, proposal: Proposal) -> None:
         index = len(self.queue)
         while index > 0 and self.queue[index - 1].t > proposal.t:
             index -= 1  # in time order, even before a pending proposal: it happened first
         self.queue.insert(index, proposal)
         self._changed()
-        if proposal.words is None and proposal.source == "vision":
-            self._rehear(proposal)
 
     def _rehear(self, card: Proposal) -> None:
         """Words that fitted no call are queued again behind a card recognised after them.
@@ -269,9 +278,7 @@ class Fusion:
                 (self.confirm if obs.answer == "yes" else self.reject)(by="voice")
             return
         for item in obs.events:
-            event = {k: v for k, v in item.items() if k not in ("confidence", "decision", "t", "words", "seats")}
-            if "event" in item and isinstance(item["event"], dict):
-                event = dict(item["event"])
+            event = _event_of(item)
             decision = item.get("decision", "apply")
             conf = float(item.get("confidence", 1.0))
             if decision == "ignore":
@@ -303,6 +310,55 @@ class Fusion:
     def _interpret(self, prop: Proposal, game: Any) -> VoiceObservation:
         assert self.interpreter is not None
         return self.interpreter(prop.t, prop.words, game, bool(self.pending), prop.source)
+
+    def _swept_words(self, prop: Proposal) -> bool:
+        """Whether words heard while the running hand's cards are all out of view wait for the next card
+        (or were dated anew behind the next deal: the queue's head changed).
+
+        Why: the engine's hand can run on after the table is gathered (a misread card left it a trick
+        short, or a fold went unheard), and the next hand's first call then went into it.  Measured on
+        a rendered Mineiro session (seed 12): a truco said before the next hand's first card was
+        taken as a truco in the old hand, accepted there, and both hands were scored wrong.  The next
+        card decides: a card of the old hand seen again, or a new one played in it, and the words go
+        into that hand as before; a new deal, which the tracker dates back to the sweep, and they go
+        in after it (behind its vira, where one is turned: no call fits before the deal).  A call that
+        ends the running hand (a fold, refusing its truco) is the old hand's and goes in at once;
+        nothing waits longer than ``swept_wait``."""
+        if self.swept is None or self.now >= prop.t + self.config.swept_wait:
+            return False
+        since = self.swept()
+        if since is None:
+            return self._behind_the_deal(prop)
+        if prop.t < since or not view_of(self.game, self.first_dealer).in_hand:
+            return False
+        obs = self._interpret(prop, self.game)
+        wait = obs.answer is None
+        if obs.events:
+            trial = copy.deepcopy(self.game)
+            try:
+                for item in obs.events:
+                    trial.apply(_event_of(item))
+            except illegal_error():
+                pass
+            else:
+                wait = view_of(trial, self.first_dealer).in_hand  # a call that closes the hand is its own
+        return wait
+
+    def _behind_the_deal(self, prop: Proposal) -> bool:
+        """Words held through a sweep, the old hand now closed: dated just behind the camera's next
+        deal when it turns a vira after them (before it no call fits; behind the first play, where
+        words that fit nothing are heard again, "truco" went to the wrong seat or was lost)."""
+        if (self._swept_close is None or prop.t < self._swept_close
+                or view_of(self.game, self.first_dealer).in_hand):
+            return False
+        deal = next((p for p in self.queue if p.source == "vision" and p.event.get("type") == "hand"
+                     and "vira" in p.event and p.t > prop.t), None)
+        if deal is None:
+            return False
+        self.queue.remove(prop)
+        prop.t = deal.t + 1e-3 + 1e-4 * (prop.t - self._swept_close)  # (in the order they were said)
+        self._insert(prop)
+        return True
 
     def _opening_call(self, prop: Proposal, obs: VoiceObservation) -> VoiceObservation:
         """A call when no hand is running, in a variant without a vira: the
@@ -353,6 +409,10 @@ class Fusion:
                 if (self.vision_busy is not None and self.vision_busy(head.t)
                         and self.now < head.t + self.config.max_voice_wait):
                     return  # a card put down before the words is not in the game yet
+                if self._swept_words(head):
+                    if self.queue and self.queue[0] is head:
+                        return
+                    continue  # dated anew behind the next deal
                 self.queue.pop(0)
                 self._changed()
                 obs = self._interpret(head, self.game)
@@ -583,7 +643,7 @@ class Fusion:
         try:
             outcomes = self.log.record(prop.event, source=prop.source)
         except illegal_error() as err:
-            if self._close_again(prop, by) or self._before_last(prop, by):
+            if self._close_again(prop, by) or self._before_last(prop, by) or self._dealt_already(prop):
                 return True
             if "illegal" not in prop.flags:
                 prop.flags.append("illegal")
@@ -593,6 +653,24 @@ class Fusion:
             self._hold(prop)
             return False
         self._applied_now(prop, outcomes, by)
+        return True
+
+    def _dealt_already(self, prop: Proposal) -> bool:
+        """The camera's deal of a hand without a vira (its first card) that a call opened first: the
+        hand runs and no card is in it yet.  It is the same deal, so it is set aside, not asked about
+        (asked, it held every card behind it for ``pending_timeout``)."""
+        if prop.source != "vision" or prop.event.get("type") != "hand" or "vira" in prop.event:
+            return False
+        view = view_of(self.game, self.first_dealer)
+        last = next((a for a in reversed(self.applied) if a.event.get("type") == "hand"), None)
+        if not view.in_hand or view.cards_this_hand or last is None or last.proposal is None \
+                or last.proposal.source == "vision":
+            return False
+        prop.settled = True
+        self.queue.remove(prop)
+        self.pending_since.pop(prop.id, None)
+        self._changed()
+        self._say("the first card's deal: the hand was opened already by a call")
         return True
 
     def _close_again(self, prop: Proposal, by: str) -> bool:
@@ -758,6 +836,12 @@ class Fusion:
         if prop in self.queue:
             self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
+        if prop.source == "vision" and "new_deal" in prop.flags:
+            self._swept_close = prop.t
+        if prop.source == "vision" and {"new_deal", "table_cleared"} & set(prop.flags):
+            # the camera closed the hand: its other question whether the hand is over has its answer
+            for other in [p for p in self.queue if "table_cleared" in p.flags]:
+                self._drop(other, "the hand is closed")
         entry = Applied(dict(prop.event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
         self.applied.append(entry)
         self._changed()
@@ -1040,6 +1124,13 @@ class Fusion:
         self._say(f"{describe_event(event)} [typed]")
         self._emit("applied", entry=entry)
         return True
+
+
+def _event_of(item: dict[str, Any]) -> dict[str, Any]:
+    """The engine event of one interpreted call (the matcher adds its confidence, decision, time...)."""
+    if "event" in item and isinstance(item["event"], dict):
+        return dict(item["event"])
+    return {k: v for k, v in item.items() if k not in ("confidence", "decision", "t", "words", "seats")}
 
 
 def _take_reading(prop: Proposal, name: str) -> None:

@@ -110,6 +110,7 @@ class TableSession:
         players = int(getattr(log.game.state, "players", 0) or _players(log))
         self.tracker = TableTracker(zones, self.config.tracker, players)
         self.fusion.vision_busy = self.tracker.undecided_before
+        self.fusion.swept = self.tracker.swept_since
         self.detector = detector
         self.voice = voice  # a VoiceInterpreter, or None (voice events must then come pre-matched)
         if voice is not None:

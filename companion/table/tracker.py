@@ -123,6 +123,8 @@ class TrackerConfig:
     reset_seconds: float = 0.6  # an empty table this long between hands: forget the finished hand's cards
     cleared_seconds: float = 1.2  # an empty table this long during a hand: it was cleared early
     swept_seconds: float = 0.3  # ... this long (after track_patience): a new deal that follows closes the hand
+    # ... or frames with no card at all this long, the cards' tracks still in their patience (see _check_cleared)
+    blank_seconds: float | None = 0.6
     zone_margin: float = 0.62  # sectors off the turn seat's axis before wrong_seat (0.5 = border)
     runner_up: bool = True  # an impossible reading: decide on the detector's next best reading instead
     vira_grace: float = 1.5  # seconds a card in a seat zone waits for the vira before it is taken for it
@@ -291,6 +293,8 @@ class TableTracker:
         self._stale_cards: dict[str, Box] = {}  # where that hand's cards lay
         self._stale_since: float | None = None  # when the table emptied for that sweep
         self._stale_back = False  # a card of the swept hand was seen again where it lay since
+        self._blank_since: float | None = None  # first of the frames in a row with no card read surely
+        self._sweep_open: float | None = None  # _stale_since, until the next card seen says what the sweep was
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
         self._gave_way = False  # a waiting proposal gave its reading to a twin this frame (_give_way)
@@ -369,6 +373,13 @@ class TableTracker:
         return (track.anchor is not None and track.anchor.kind == "finished"
                 and track.missed >= self.config.replaced_missed
                 and (det.label != track.label or det.confidence < self.config.settle_confidence))
+
+    def swept_since(self) -> float | None:
+        """When every card of the running hand left the view, while no card has been decided since
+        (None: no such sweep is open).  Words heard after it wait for the next card (see
+        Fusion.swept): that card either goes on with the hand or starts the next one, and a call
+        said in between belongs to whichever hand that is."""
+        return None if self._stale_hand is None else self._sweep_open
 
     def undecided_before(self, t: float) -> bool:
         """Whether a card first seen before stream time ``t`` is still being
@@ -657,6 +668,22 @@ class TableTracker:
         on_table = any(
             t.hits >= 2 and t.strong_hits and not (t.anchor is not None and t.anchor.kind == "deck")
             for t in self.tracks)
+        if any(d.seen >= cfg.min_detection_confidence for d in frame.detections):
+            self._blank_since = None
+        elif self._blank_since is None:
+            self._blank_since = frame.t
+        if (on_table and cfg.blank_seconds is not None and self._blank_since is not None
+                and frame.t - self._blank_since + 1e-6 >= cfg.blank_seconds
+                and current.in_hand and current.cards_this_hand and self._stale_hand != current.hand_number):
+            # Not one card read in the frames of the last blank_seconds: the table was gathered (or the
+            # view blocked whole), though each card's track lives on for track_patience.  A new deal put
+            # down before that ran out (a vira turned 0.8 s after the last hand's cards left, where the
+            # last vira lay) was taken for the running hand's cards seen again, and a whole hand was lost
+            # (rendered seed 13, a Paulista hand left a covered card short).  The tracks end here, so a
+            # card seen again finds where it lay (_seen_again) and a new one is new.
+            on_table = False
+            self.tracks = [t for t in self.tracks if t.anchor is not None and t.anchor.kind == "deck"]
+            self._swept(frame.t, current, self._blank_since)
         if on_table:
             self._empty_since = None
             self._had_cards = True
@@ -681,14 +708,7 @@ class TableTracker:
         # the strict comparison: a poor detector's cards vanish for about cleared_seconds, and
         # counting that frame too cost a whole session under --noise hard (93.3 % -> 86.7 % of hands).
         if empty_for + 1e-6 >= cfg.swept_seconds and self._stale_hand != current.hand_number:
-            # every card of the running hand left the view: swept (a new deal that follows closes the
-            # hand) or all hidden at once; where each card lay tells a card seen again from a new one
-            self._stale_hand = current.hand_number
-            self._stale_cards = {a.label: a.box for a in self.anchors if a.kind != "deck"}
-            self._stale_since, self._stale_back = self._empty_since, False
-            self.anchors = [a for a in self.anchors if a.kind == "deck"]
-            self.epoch += 1
-            self.events.append(f"{frame.t:.2f}s every card of the hand left the view")
+            self._swept(frame.t, current, self._empty_since)
         if empty_for < cfg.cleared_seconds:
             return
         # the table was cleared while the engine still has the hand running
@@ -700,6 +720,17 @@ class TableTracker:
             self._cleared_reported = True
             submit(Proposal(closing_event(current), frame.t, 0.5, "vision", ["table_cleared"],
                             "table cleared before the hand ended", True, frame.t))
+
+    def _swept(self, now: float, current: TableView, since: float) -> None:
+        """Every card of the running hand left the view at ``since``: swept (a new deal that follows
+        closes the hand) or all hidden at once; where each card lay tells a card seen again from a new one."""
+        self._stale_hand = current.hand_number
+        self._stale_cards = {a.label: a.box for a in self.anchors if a.kind != "deck"}
+        self._stale_since, self._stale_back = since, False
+        self._sweep_open = since
+        self.anchors = [a for a in self.anchors if a.kind == "deck"]
+        self.epoch += 1
+        self.events.append(f"{now:.2f}s every card of the hand left the view")
 
     def _rivalled(self, track: Track, named: str, others: list[str]) -> bool:
         """Whether a card read as ``named`` has another possible reading close enough to ask about.
@@ -759,11 +790,13 @@ class TableTracker:
             self._anchor(track, "ignored")
             return
 
+        by_deck = self._in_middle(track.box)
+        if not (label == BACK and by_deck):
+            self._sweep_open = None  # a card after the sweep: the hand goes on, or a new one began
         if current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box):
             self._anchor(track, "play")  # the view was blocked, the card never moved: nothing new
             self._stale_back = True
             return
-        by_deck = self._in_middle(track.box)
         if (current.in_hand and self._stale_hand == current.hand_number and label != BACK
                 and label in current.deck
                 # a vira by the deck is a deal; without a vira, any card, once the table stayed empty
@@ -781,6 +814,10 @@ class TableTracker:
             # before the deal, and before any card still being looked at (the deal may be dated back to it)
             waiting = self._first_seen_undecided(track)
             close_t = (t if waiting is None else min(t, waiting)) - 2e-3
+            if self._stale_since is not None:
+                # the hand ended when its cards were swept: what was said since belongs to the new one
+                # (Fusion holds words heard during the sweep until this card says which hand it is)
+                close_t = min(close_t, self._stale_since + 1e-3)
             submit(Proposal(closing_event(current), close_t, 0.5, "vision", ["new_deal"],
                             "a new deal began while the hand was not over (a card missed?): hand closed",
                             True, now))
