@@ -398,7 +398,7 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, 
             while notices is not None and not notices.empty():
                 notice = notices.get_nowait()
                 print(notice, file=sys.stderr, flush=True)
-                session.fusion._say(notice)  # on the window's panel and the scoreboard too
+                session.fusion.say(notice)  # on the window's panel and the scoreboard too
             session.feed_frame(now, image)
             fusion = session.fusion
             if hub is not None:
@@ -423,7 +423,7 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, 
                     try:
                         fusion.enter(parse_typed(typing), "typed")
                     except TypedEventError as err:
-                        fusion._say(f"typed: {err}")
+                        fusion.say(f"typed: {err}")
                     typing = None
                 elif key == 27:
                     typing = None

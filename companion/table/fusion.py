@@ -149,7 +149,8 @@ class Fusion:
         for listener in self.listeners:
             listener(kind, payload)
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
+        """A message for the table: the window's panel, the scoreboard and any listener show it."""
         self.messages.append(text)
         self._emit("message", text=text)
 
@@ -229,7 +230,7 @@ class Fusion:
             proposal.emitted_t = self.now
         if not proposal.blocking:
             self.alerts.append(proposal)
-            self._say(f"! {proposal.describe()}")
+            self.say(f"! {proposal.describe()}")
             self._emit("alert", proposal=proposal)
             return
         self._insert(proposal)
@@ -262,7 +263,7 @@ class Fusion:
                         if -self.config.rehear_late <= u.t - card.t <= self.config.rehear_window), key=lambda u: u.t)
         for k, words in enumerate(again, 1):
             self.unplaced.remove(words)
-            self._say(f"'{_text(words.words)}' heard again after a card seen late")
+            self.say(f"'{_text(words.words)}' heard again after a card seen late")
             # in the order they were said, each a moment apart: the call one makes goes in before the next is heard
             self.submit(Proposal({"type": "words"}, max(words.t, card.t + 1e-3 * k), 1.0, words.source, [],
                                  words.reason, True, self.now, words=words.words))
@@ -282,7 +283,7 @@ class Fusion:
             decision = item.get("decision", "apply")
             conf = float(item.get("confidence", 1.0))
             if decision == "ignore":
-                self._say(f"heard '{obs.words}' ({describe_event(event)}?), ignored")
+                self.say(f"heard '{obs.words}' ({describe_event(event)}?), ignored")
                 continue
             flags = []
             if decision == "confirm":
@@ -422,7 +423,7 @@ class Fusion:
                 if not obs.events and obs.answer is None and said.strip():
                     # fits no call now: shown, and kept in case a card before it is recognised late
                     self.unplaced.append(head)
-                    self._say(f"heard '{said}': no call fits the game now")
+                    self.say(f"heard '{said}': no call fits the game now")
                 self.hear(obs, record=False)
                 continue
             if head.event.get("type") == "rename":
@@ -469,7 +470,7 @@ class Fusion:
                 if self._try_apply(head, "settle"):
                     head.open_until = self.now + (self.config.settle_timeout or 0.0)
                     self._settling.append(head)
-                    self._say(f"~ {describe_event(head.event)} -- in; reject within "
+                    self.say(f"~ {describe_event(head.event)} -- in; reject within "
                               f"{self.config.settle_timeout:g} s to take it out")
                 continue
             if head.flags:
@@ -542,7 +543,7 @@ class Fusion:
         del self.queue[:len(order)]
         self.queue[0:0] = order
         self._changed()
-        self._say("cards were seen out of order: their seats follow their zones")
+        self.say("cards were seen out of order: their seats follow their zones")
         return True
 
     def _reread_for_zones(self, head: Proposal) -> bool:
@@ -631,9 +632,9 @@ class Fusion:
             self.pending_since[prop.id] = self.now
             self._changed()
             if self.settles(prop):
-                self._say(f"~ {prop.describe()} -- applied in {self.config.settle_timeout:g} s unless rejected")
+                self.say(f"~ {prop.describe()} -- applied in {self.config.settle_timeout:g} s unless rejected")
             else:
-                self._say(f"? {prop.describe()} -- confirm or reject")
+                self.say(f"? {prop.describe()} -- confirm or reject")
             self._emit("pending", proposal=prop)
 
     def _try_apply(self, prop: Proposal, by: str) -> bool:
@@ -670,7 +671,7 @@ class Fusion:
         self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
         self._changed()
-        self._say("the first card's deal: the hand was opened already by a call")
+        self.say("the first card's deal: the hand was opened already by a call")
         return True
 
     def _close_again(self, prop: Proposal, by: str) -> bool:
@@ -742,7 +743,7 @@ class Fusion:
         for _ in range(len(again) if undo is None else undo):
             self.log.undo(source="amend")
             self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
-        self._say(why)
+        self.say(why)
         for k, event in enumerate(again):
             outcomes = self.log.record(event, source="amend")
             entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []),
@@ -845,11 +846,11 @@ class Fusion:
         entry = Applied(dict(prop.event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
         self.applied.append(entry)
         self._changed()
-        self._say(f"{describe_event(prop.event)}" + ("" if by == "auto" else f" [{by}]"))
+        self.say(f"{describe_event(prop.event)}" + ("" if by == "auto" else f" [{by}]"))
         for outcome in outcomes or []:
             text = getattr(outcome, "text", "")
             if text:
-                self._say(f"  {text}")
+                self.say(f"  {text}")
         self._emit("applied", entry=entry)
 
     def _before_last(self, prop: Proposal, by: str) -> bool:
@@ -886,7 +887,7 @@ class Fusion:
             return False
         self.log.undo(source="reorder")
         self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "reorder"))
-        self._say(f"{describe_event(prop.event)} came before {describe_event(last.event)}: reordered")
+        self.say(f"{describe_event(prop.event)} came before {describe_event(last.event)}: reordered")
         first = self.log.record(prop.event, source=prop.source)
         self._applied_now(prop, first, by)
         for event in redo:
@@ -921,12 +922,12 @@ class Fusion:
             settling = self._pick_settling(pid)
             if settling is not None:
                 self._close(settling, "confirm")
-                self._say(f"confirmed: {describe_event(settling.event)} [{by}]")
+                self.say(f"confirmed: {describe_event(settling.event)} [{by}]")
                 return True
-            self._say("nothing to confirm")
+            self.say("nothing to confirm")
             return False
         if prop.event.get("seat") == -1:
-            self._say("this card has no seat: type the event instead")
+            self.say("this card has no seat: type the event instead")
             if by == "timeout":
                 self._drop(prop, by)
             return False
@@ -937,7 +938,7 @@ class Fusion:
             if by == "timeout":
                 self._drop(prop, by)
             else:
-                self._say(f"cannot apply: {prop.reason}")
+                self.say(f"cannot apply: {prop.reason}")
         return ok
 
     def _next_legal_reading(self, prop: Proposal) -> bool:
@@ -981,7 +982,7 @@ class Fusion:
             if alert is not None:
                 return self._name_alert(alert, index, by)
         if prop is None or not 1 <= index <= len(prop.alternatives):
-            self._say("no such reading to choose")
+            self.say("no such reading to choose")
             return False
         choice = prop.alternatives[index - 1]
         if prop.event.get("type") in CARD_EVENTS:
@@ -1013,10 +1014,10 @@ class Fusion:
         still judges the named card.
         """
         if not 1 <= index <= len(alert.alternatives):
-            self._say("no such reading to choose")
+            self.say("no such reading to choose")
             return False
         if self.pending:  # it goes in now: a card still waiting before it would go in after it
-            self._say("answer the waiting card first")
+            self.say("answer the waiting card first")
             return False
         key = card_key(alert.event)
         named = Proposal({**alert.event, key: alert.alternatives[index - 1]}, alert.t, source=alert.source)
@@ -1036,7 +1037,7 @@ class Fusion:
             settling = self._pick_settling(pid)
             if settling is not None:
                 return self._take_out(settling, by)
-            self._say("nothing to reject")
+            self.say("nothing to reject")
             return False
         self._drop(prop, by)
         return True
@@ -1058,7 +1059,7 @@ class Fusion:
         card = prop.event.get("card")
         again = drop_from_hand(copy.deepcopy(self.game), card, self.first_dealer) if card else None
         if again is None:
-            self._say(f"cannot take {describe_event(prop.event)} out: choose another reading, or undo and type it")
+            self.say(f"cannot take {describe_event(prop.event)} out: choose another reading, or undo and type it")
             return False
         self._close(prop)
         # undone: the play and every event after it, which go in again without it
@@ -1071,12 +1072,12 @@ class Fusion:
         """The table picked another reading of a settling card: it is renamed in the log (the hand goes in
         again after it), as confirmed by the table."""
         if not 1 <= index <= len(prop.alternatives):
-            self._say("no such reading to choose")
+            self.say("no such reading to choose")
             return False
         card, name = prop.event[card_key(prop.event)], prop.alternatives[index - 1]
         again = rename_in_hand(copy.deepcopy(self.game), card, name, self.first_dealer)
         if again is None:
-            self._say(f"{card} cannot be {name} in this hand")
+            self.say(f"{card} cannot be {name} in this hand")
             return False
         self._close(prop)
         _take_reading(prop, name)
@@ -1089,23 +1090,23 @@ class Fusion:
         self.pending_since.pop(prop.id, None)
         self.rejected.append(prop)
         self._changed()
-        self._say(f"rejected: {prop.describe()} [{by}]")
+        self.say(f"rejected: {prop.describe()} [{by}]")
         self._emit("rejected", proposal=prop)
 
     def undo(self, by: str = "key") -> bool:
         """Retract the last applied event (``undo`` goes into the log)."""
         if not any(a.event.get("type") != "undo" for a in self.applied):
-            self._say("nothing to undo")
+            self.say("nothing to undo")
             return False
         try:
             outcomes = self.log.undo(source=by)
         except illegal_error() as err:
-            self._say(f"cannot undo: {err}")
+            self.say(f"cannot undo: {err}")
             return False
         entry = Applied({"type": "undo"}, None, self.now, time.perf_counter(), list(outcomes or []), "undo")
         self.applied.append(entry)
         self._changed()
-        self._say("undone")
+        self.say("undone")
         self._emit("applied", entry=entry)
         return True
 
@@ -1116,12 +1117,12 @@ class Fusion:
         try:
             outcomes = self.log.record(event, source=by)
         except illegal_error() as err:
-            self._say(f"rejected typed event: {err}")
+            self.say(f"rejected typed event: {err}")
             return False
         entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), "typed")
         self.applied.append(entry)
         self._changed()
-        self._say(f"{describe_event(event)} [typed]")
+        self.say(f"{describe_event(event)} [typed]")
         self._emit("applied", entry=entry)
         return True
 
