@@ -138,7 +138,8 @@ class Fusion:
         self._game_cache: tuple[int, Any] | None = None
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
-        self._swept_close: float | None = None  # when the camera's latest new deal dated the old hand's end
+        self._swept_close: float | None = None  # when a new deal the camera saw dated the old hand's end (until
+        # the next hand is dealt: see _behind_the_deal)
 
     # --- plumbing ---------------------------------------------------------------------------
     @property
@@ -839,6 +840,8 @@ class Fusion:
         self.pending_since.pop(prop.id, None)
         if prop.source == "vision" and "new_deal" in prop.flags:
             self._swept_close = prop.t
+        elif prop.event.get("type") == "hand":
+            self._swept_close = None  # the next deal is in: words behind it need no moving any more
         if prop.source == "vision" and {"new_deal", "table_cleared"} & set(prop.flags):
             # the camera closed the hand: its other question whether the hand is over has its answer
             for other in [p for p in self.queue if "table_cleared" in p.flags]:
