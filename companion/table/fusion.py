@@ -668,10 +668,7 @@ class Fusion:
         if not view.in_hand or view.cards_this_hand or last is None or last.proposal is None \
                 or last.proposal.source == "vision":
             return False
-        prop.settled = True
-        self.queue.remove(prop)
-        self.pending_since.pop(prop.id, None)
-        self._changed()
+        self._unqueue(prop)
         self.say("the first card's deal: the hand was opened already by a call")
         return True
 
@@ -833,11 +830,16 @@ class Fusion:
         Clean-28 session: two plays of a hand never proposed)."""
         return seat_due(game, prop.event, self.first_dealer) if prop.source == "vision" else None
 
-    def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
+    def _unqueue(self, prop: Proposal) -> None:
+        """``prop`` is settled (applied, dropped or set aside): out of the queue and no longer pending."""
         prop.settled = True
         if prop in self.queue:
             self.queue.remove(prop)
         self.pending_since.pop(prop.id, None)
+        self._changed()
+
+    def _applied_now(self, prop: Proposal, outcomes: Any, by: str) -> None:
+        self._unqueue(prop)
         if prop.source == "vision" and "new_deal" in prop.flags:
             self._swept_close = prop.t
         elif prop.event.get("type") == "hand":
@@ -1088,11 +1090,8 @@ class Fusion:
         return True
 
     def _drop(self, prop: Proposal, by: str) -> None:
-        prop.settled = True
-        self.queue.remove(prop)
-        self.pending_since.pop(prop.id, None)
+        self._unqueue(prop)
         self.rejected.append(prop)
-        self._changed()
         self.say(f"rejected: {prop.describe()} [{by}]")
         self._emit("rejected", proposal=prop)
 

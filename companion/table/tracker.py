@@ -379,7 +379,7 @@ class TableTracker:
         (None: no such sweep is open).  Words heard after it wait for the next card (see
         Fusion.swept): that card either goes on with the hand or starts the next one, and a call
         said in between belongs to whichever hand that is."""
-        return None if self._stale_hand is None else self._sweep_open
+        return self._sweep_open  # (a new deal's close, which ends the sweep, is decided from a card: None then)
 
     def undecided_before(self, t: float) -> bool:
         """Whether a card first seen before stream time ``t`` is still being

@@ -818,24 +818,33 @@ class CardDetector:
             mine = [i for i, (_, b) in enumerate(tried) if b.corner == corner]
             if mine:
                 probs[mine] = self._index_faces(image_bgr, [tried[i][1].reaching for i in mine], corner)
+        best: dict[tuple[int, int], int] = {}  # (lone card, side) -> its surest strip other than the card itself
+        for i, (owner, b) in enumerate(tried):
+            key = (id(owner), b.corner)
+            if self.cls_names[int(np.argmax(probs[i]))] != owner.card \
+                    and (key not in best or probs[i].max() > probs[best[key]].max()):
+                best[key] = i
         names = {d.card for d in detections}
         out = []
         for d in detections:
             for corner in (0, 1):
-                best = None
-                for i, (owner, b) in enumerate(tried):
-                    k = int(np.argmax(probs[i]))
-                    if owner is d and b.corner == corner and self.cls_names[k] != d.card \
-                            and (best is None or probs[i, k] > probs[best[0], best[1]]):
-                        best = (i, k)
-                if best is None or probs[best] < STRIP_MIN_PROB or self.cls_names[best[1]] in names:
+                i = best.get((id(d), corner))
+                if i is None or probs[i].max() < STRIP_MIN_PROB:
                     continue
-                (i, k), score = best, d.detector_confidence
-                p = probs[i]
-                alts = tuple((self.cls_names[int(t)], float(score * p[t])) for t in np.argsort(-p)[1:4])
-                out.append(Detection(self.cls_names[k], float(score * p[k]), tried[i][1].strip, float(p[k]), score, alts))
-                names.add(self.cls_names[k])
+                score = d.detector_confidence
+                (name, p), alts = self._ranked(probs[i], score)
+                if name in names:
+                    continue
+                out.append(Detection(name, score * p, tried[i][1].strip, p, score, alts))
+                names.add(name)
         return out
+
+    def _ranked(self, p: np.ndarray, score: float) -> tuple[tuple[str, float], tuple[tuple[str, float], ...]]:
+        """One probability row's best reading (name, probability) and its next three, as a
+        :class:`Detection`'s ``alternatives`` (each times the detector's ``score``)."""
+        top = np.argsort(-p)[:4]
+        return ((self.cls_names[int(top[0])], float(p[top[0]])),
+                tuple((self.cls_names[int(t)], float(score * p[t])) for t in top[1:]))
 
     def _read_cuttings(self, image_bgr: np.ndarray, d: Detection, cuts: list[Cutting]) -> list[Detection] | None:
         """The cards of the cutting of ``d``'s box that reads surest (:func:`companion.vision.rows.choose`),
@@ -851,9 +860,9 @@ class CardDetector:
             for c in mine:
                 reads, alts = [], []
                 for p in probs[k:k + len(c.strips)]:
-                    top = np.argsort(-p)[:4]
-                    reads.append((self.cls_names[int(top[0])], float(p[top[0]])))
-                    alts.append(tuple((self.cls_names[int(t)], float(d.detector_confidence * p[t])) for t in top[1:]))
+                    read, others = self._ranked(p, d.detector_confidence)
+                    reads.append(read)
+                    alts.append(others)
                 k += len(c.strips)
                 strip_reads.append(reads)
                 strip_alts.append(alts)

@@ -112,12 +112,9 @@ def choose(cuts: list[Cutting], end_reads: dict[Box, tuple[str, float]],
     best, best_key = None, None
     for i, (cut, strips) in enumerate(zip(cuts, strip_reads)):
         name, prob = end_reads[cut.end]
-        if name == "back" or prob < END_MIN_PROB or any(p < STRIP_MIN_PROB for _, p in strips):
+        if name == "back" or prob < END_MIN_PROB or not strips_sure(strips) or any(n == name for n, _ in strips):
             continue
-        names = [name] + [n for n, _ in strips]
-        if len(set(names)) != len(names):
-            continue
-        key = (sum(p for _, p in strips) + prob) / len(names), -len(strips)
+        key = (sum(p for _, p in strips) + prob) / (len(strips) + 1), -len(strips)
         if best_key is None or key > best_key:
             best, best_key = i, key
     return best
