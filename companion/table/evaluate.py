@@ -232,12 +232,21 @@ def _pct(values: list[float], q: float) -> float | None:
 def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str, Any]:
     """What a recorded detection stream depends on besides the video (checked before reusing one)."""
     from companion.vision.crops import QUAD_METHODS
-    from companion.vision.detector import RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB
+    from companion.vision.detector import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
+                                           WHOLE_RANK_SURE)
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
             "rectify": RECTIFY, "quad": list(QUAD_METHODS), "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
-            "suit_corner_weight": SUIT_CORNER_WEIGHT}
+            "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE}
+
+
+def recorded_identity(header: dict[str, Any]) -> dict[str, Any] | None:
+    """The detector identity a stream's header records; settings added since it was written count at
+    the value that reproduces what was then done (``whole_rank_sure`` 0: the whole card's rank always
+    mixed in)."""
+    identity = header.get("detector")
+    return None if identity is None else {"whole_rank_sure": 0.0, **identity}
 
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
@@ -285,7 +294,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
     elif mode == "video" and recorded is not None and (recorded / f"{spec.name}.jsonl").exists():
         header, frames = read_stream(recorded / f"{spec.name}.jsonl")
         identity = detector_identity(det_conf, off_deck_prior)
-        if header.get("detector") != identity:
+        if recorded_identity(header) != identity:
             raise ValueError(f"{recorded / spec.name}.jsonl was recorded with {header.get('detector')}, not "
                              f"{identity}: use another --detections folder")
         result = replay(script.match, detections=frames, transcript=transcript, lang=lang, zones=cal,

@@ -43,7 +43,8 @@ import numpy as np
 
 from companion.paths import shared_dir
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, RANK_FLOOR, RANK_WEIGHT,
-                                       RECTIFY, RECTIFY_MODES, CardDetector, photo_settings, read_image)
+                                       RECTIFY, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
+                                       read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -393,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rank-floor", type=float, default=RANK_FLOOR,
                    help="share of a uniform distribution mixed into each model's rank before the two are mixed "
                         "(with --rank-weight; default %(default)s; 0: none)")
+    p.add_argument("--whole-rank-sure", type=float, default=WHOLE_RANK_SURE,
+                   help="the whole card's rank counts only where its likeliest rank is at least this "
+                        "(with --rank-weight; default %(default)s; 0: always)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -411,11 +415,12 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
+                                whole_rank_sure=args.whole_rank_sure,
                                 **photo_settings(args.conf, args.scales, args.outlines,
                                                  args.faint_conf, args.faint_min_prob, args.rows))
     except ValueError as exc:
         p.error(str(exc))
-    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor")  # None: no corner model loaded
+    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")  # None: no corner model loaded
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},

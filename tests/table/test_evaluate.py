@@ -31,6 +31,23 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
     # a stream recorded with another detector threshold is refused, not silently reused
     with pytest.raises(ValueError, match="recorded with"):
         main(args + ["--conf", "0.3"])
+    # ... and so is one recorded under another rule for the whole card's rank
+    lines = stream.read_text().splitlines()
+    other = json.loads(lines[0])
+    rule = other["stream"]["detector"]
+    rule["whole_rank_sure"] = 0.5 if rule["whole_rank_sure"] != 0.5 else 0.6
+    stream.write_text("\n".join([json.dumps(other)] + lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="recorded with"):
+        main(args)
+
+
+def test_a_stream_header_without_a_later_setting_counts_it_as_it_then_was():
+    """Streams recorded before ``whole_rank_sure`` existed mixed the whole card's rank always (0)."""
+    from companion.table.evaluate import recorded_identity
+
+    assert recorded_identity({"detector": {"conf": 0.15}}) == {"conf": 0.15, "whole_rank_sure": 0.0}
+    assert recorded_identity({"detector": {"conf": 0.15, "whole_rank_sure": 0.7}})["whole_rank_sure"] == 0.7
+    assert recorded_identity({}) is None
 
 
 def test_sessions_rendered_for_another_seed_are_not_reused(tmp_path):

@@ -578,6 +578,28 @@ def test_at_a_deal_the_surer_face_by_the_deck_is_the_vira():
     assert ghost.event["card"] == "QS" and ghost.flags[0] == "by_deck" and not ghost.blocking
 
 
+def test_a_card_turned_face_up_where_the_deck_lay_is_the_vira_not_the_deck():
+    """The deck lifted to deal and the vira turned where it lay, its box over the deck's: the deck, as
+    the tracker remembers it, took the face-up card for itself read otherwise, and the hand had no vira
+    (a rendered Clean-28 session: the next card played became the vira, three hands lost)."""
+    deck = frozenset({"7H", "2S", "2C", "4C"})
+    table = _FakeTable()
+    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    lying = Detection(BACK, 0.93, (290.0, 197.0, 350.0, 283.0), 0.93)
+    turned = Detection("7H", 0.5, (292.0, 199.0, 352.0, 285.0), 0.9, (("2C", 0.1),))
+    frames = [FrameDetections(k / 10, (lying,), None, (640, 480)) for k in range(10)]  # the deck, decided
+    frames += [FrameDetections(k / 10, (), None, (640, 480)) for k in range(10, 20)]  # lifted, dealt
+    frames += [FrameDetections(k / 10, (turned,), None, (640, 480)) for k in range(20, 30)]
+    for frame in frames:
+        tracker.update(frame, lambda: table.view, table.submit)
+    assert [p.event for p in table.proposals] == [{"type": "hand", "dealer": 3, "vira": "7H"}]
+    # a back seen there again is still the deck, nothing new
+    for k in range(30, 45):
+        tracker.update(FrameDetections(k / 10, (lying,), None, (640, 480)), lambda: table.view, table.submit)
+    assert len(table.proposals) == 1
+
+
 # a deck and its vira by it, seen from the first frame (the frames built in the tests below)
 DECK = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
 VIRA = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)

@@ -137,7 +137,7 @@ def test_corner_weight_mixes_the_two_readings(models_copy):
     parts = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8)
     by_parts = parts.classify_crops(crops)
     assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight,
-                                              parts.rank_floor), atol=1e-5)
+                                              parts.rank_floor, parts.whole_rank_sure), atol=1e-5)
     with pytest.raises(ValueError, match="rank_weight"):
         CardDetector("french", models_dir=models_copy, rank_weight=1.2)
     with pytest.raises(ValueError, match="back_weight"):
@@ -146,7 +146,10 @@ def test_corner_weight_mixes_the_two_readings(models_copy):
         CardDetector("french", models_dir=models_copy, rank_floor=1.0)
     floored = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
     assert np.allclose(floored.classify_crops(crops),
-                       mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight, 0.1), atol=1e-5)
+                       mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight, 0.1,
+                                    parts.whole_rank_sure), atol=1e-5)
+    with pytest.raises(ValueError, match="whole_rank_sure"):
+        CardDetector("french", models_dir=models_copy, whole_rank_sure=1.5)
 
 
 def test_the_other_corners_lean_on_the_suit_alone(models_copy):
@@ -225,6 +228,30 @@ def test_rank_floor_keeps_one_models_near_zero_from_vetoing_the_other():
     # where both models agree, the floor changes nothing
     agree = np.array([[0.9, 0.04, 0.03, 0.02, 0.01]])
     assert names[int(mix_by_parts(agree, agree, parts, 0.6, 0.8, 0.3, rank_floor=0.05).argmax())] == "3C"
+
+
+def test_an_unsure_whole_card_leaves_the_rank_to_the_corners():
+    """The one-pip tango_nuevo's 7 of clubs at the table: the whole card, which never saw a deck whose
+    number cards are one big pip, leans to the ace they resemble but is unsure of any rank; the corners
+    read the 7.  At RANK_WEIGHT the whole card's lean still names the ace; with ``whole_rank_sure`` the
+    corners alone name the rank, and a whole card sure of its rank still has its say."""
+    names = {0: "AC", 1: "7C", 2: "JC", 3: "back"}
+    parts = CardParts.from_names(names)
+    unsure = np.array([[0.60, 0.02, 0.36, 0.02]])  # its likeliest rank at 0.61 of the faces
+    corners = np.array([[0.40, 0.45, 0.10, 0.05]])
+    assert names[int(mix_by_parts(unsure, corners, parts, 0.6, 0.8, 0.3, 0.05).argmax())] == "AC"
+    ruled = mix_by_parts(unsure, corners, parts, 0.6, 0.8, 0.3, 0.05, whole_rank_sure=0.7)
+    assert names[int(ruled.argmax())] == "7C"
+    assert np.allclose(ruled.sum(axis=1), 1.0)
+    alone = mix_by_parts(unsure, corners, parts, 0.6, 1.0, 0.3, 0.05)
+    np.testing.assert_allclose(ruled, alone)  # the same as the corners alone
+    sure = np.array([[0.90, 0.02, 0.06, 0.02]])
+    np.testing.assert_allclose(mix_by_parts(sure, corners, parts, 0.6, 0.8, 0.3, 0.05, whole_rank_sure=0.7),
+                               mix_by_parts(sure, corners, parts, 0.6, 0.8, 0.3, 0.05))
+    # each card of a batch by its own whole reading
+    both = mix_by_parts(np.concatenate([unsure, sure]), np.concatenate([corners, corners]), parts, 0.6, 0.8, 0.3,
+                        0.05, whole_rank_sure=0.7)
+    assert [names[int(i)] for i in both.argmax(axis=1)] == ["7C", "AC"]
 
 
 def test_readings_mix_as_a_weighted_geometric_mean():
