@@ -849,8 +849,7 @@ class Fusion:
             for other in [p for p in self.queue if "table_cleared" in p.flags]:
                 self._drop(other, "the hand is closed")
         entry = Applied(dict(prop.event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
-        self.applied.append(entry)
-        self._changed()
+        self.applied.append(entry)  # (the game changed with the log's record: _unqueue marked it)
         self.say(f"{describe_event(prop.event)}" + ("" if by == "auto" else f" [{by}]"))
         for outcome in outcomes or []:
             text = getattr(outcome, "text", "")

@@ -420,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  args.faint_conf, args.faint_min_prob, args.rows))
     except ValueError as exc:
         p.error(str(exc))
-    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")  # None: no corner model loaded
+    # None: no corner model loaded
+    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
