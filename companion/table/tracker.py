@@ -9,6 +9,8 @@ detection streams with a fake view.
 
 How a detection becomes an event:
 
+* The bare table's own readings are dropped first (:mod:`companion.table.scenery`:
+  one face read at two places of the first frame is a patterned cloth, not cards).
 * Detections are associated with *tracks* frame to frame by box overlap,
   whatever label the detector gave this time; a track's label is the
   confidence-weighted vote of its detections.  A card counts once it was
@@ -57,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal
+from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
 
 
@@ -149,6 +152,8 @@ class TrackerConfig:
     # its row for that card seen again; 0.3 (0.5 the same): recorded streams of seeds 0-8 one hand more
     # scored right unattended (+2 -1), two more with a table that answers, noise modes unchanged
     twin_overlap: float = 0.3
+    # the bare table's own readings (one face at two places of the first frame) dropped (companion.table.scenery)
+    scenery: bool = True
 
 
 def _intersection(a: Box, b: Box) -> float:
@@ -304,6 +309,7 @@ class TableTracker:
         self._view_hand = 0
         self._view_in_hand = False
         self._zone_samples: list[tuple[int, tuple[float, float]]] = []
+        self.scenery = Scenery() if self.config.scenery else None
         self.last_frame: FrameDetections | None = None
         self.events: list[str] = []  # human-readable log of what the tracker decided (for screens)
 
@@ -482,6 +488,8 @@ class TableTracker:
     def update(self, frame: FrameDetections, view: ViewFn, submit: Submit) -> bool:
         """Take one frame of detections; propose what it shows.  Returns whether
         a waiting proposal's card was read again (see :meth:`_read_again`)."""
+        if self.scenery is not None:
+            frame = self.scenery.filter(frame)
         self.last_frame = frame
         self._ensure_zones(frame)
         self._associate(frame)

@@ -839,3 +839,29 @@ def test_without_a_vira_a_hand_gathered_in_a_short_sweep_is_closed_by_the_next_d
                                        {"type": "play", "seat": 2, "card": "QD"}], gap
         closed = [a for a in session.fusion.applied if a.proposal is not None and "new_deal" in a.proposal.flags]
         assert len(closed) == 1
+
+
+def test_a_card_the_bare_table_is_read_as_is_scenery_not_a_play():
+    """A checked cloth was read as the 1E at five places of the empty table, before anyone dealt, and at
+    new places later; one of them went in as the first play of the first hand and every seat of that
+    hand was one off (rendered seed 16, an Argentine session lost three hands).  One face read at two
+    places of the first frame is the table's: dropped there, and anywhere no surer.  The real card of
+    that name, read surely when it is played, still goes in."""
+    from .streams import run_frames
+
+    pattern = [Detection("1E", conf, box, conf) for conf, box in (
+        (0.45, (60.0, 360.0, 140.0, 440.0)), (0.4, (540.0, 40.0, 620.0, 120.0)), (0.35, (20.0, 150.0, 100.0, 230.0)))]
+    deck = Detection(BACK, 0.9, (330.0, 197.0, 390.0, 283.0), 0.9)
+    plays = [(Detection("10O", 0.8, (290.0, 357.0, 350.0, 443.0), 0.9), 1.0, 99),
+             (Detection("12E", 0.85, (449.0, 128.0, 510.0, 214.0), 0.9), 2.5, 99),
+             (Detection("1E", 0.42, (380.0, 40.0, 440.0, 120.0), 0.42), 3.5, 99),  # the pattern read at a new place
+             (Detection("1E", 0.85, (200.0, 30.0, 260.0, 116.0), 0.9), 5.0, 99)]  # seat 2 plays the real 1E
+    frames = []
+    for k in range(80):
+        t = round(k * 0.1, 1)
+        seen = pattern + ([deck] if t >= 0.5 else []) + [d for d, start, end in plays if start <= t < end]
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="argentino")
+    assert events(session) == [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "10O"},
+                               {"type": "play", "seat": 1, "card": "12E"}, {"type": "play", "seat": 2, "card": "1E"}]
+    assert not session.fusion.alerts and not session.fusion.pending

@@ -1,0 +1,81 @@
+"""Scenery: what the detector reads in the bare table itself, learned from the stream's first frame.
+
+Why: a patterned cloth can look like a card to the detector.  On a rendered checked cloth it read
+the same card, the 1E, at five places of the empty table before anyone dealt, and went on reading
+it there and at new places all session; the tracker took one for the first play of the first hand
+and every seat of that hand was one off (rendered seed 16, an Argentine session lost three hands).
+
+A deck holds each card once, so one face read at two places or more of the opening frame is not
+cards but the table.  Those readings are dropped for the rest of the stream: at the places it was
+read, and anywhere no surer than the table was ever read as it (a real card of that name, put down
+later, is read surer than a pattern).  Nothing else is learned: a card already lying on the table
+when the stream starts (a vira turned before the companion was started) is a card, not scenery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.table.observations import BACK, Box, FrameDetections
+
+
+def _iou(a: Box, b: Box) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    if inter <= 0:
+        return 0.0
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0
+
+
+@dataclass
+class Scenery:
+    """Learns from the first frame it is given; then :meth:`filter` drops the table's own readings.
+
+    ``places``: a face read this many times or more in the opening frame, at places apart, is the
+    table's; ``apart_iou``: boxes overlapping less than this are two places; ``place_iou``: a later
+    reading of that face overlapping one of its places this much is that place again; ``margin``:
+    a reading elsewhere is the table's while no surer than its surest reading plus this."""
+
+    places: int = 2
+    apart_iou: float = 0.1
+    place_iou: float = 0.3
+    margin: float = 0.05
+    learned: bool = False
+    boxes: dict[str, list[Box]] = field(default_factory=dict)  # face -> where the bare table reads it
+    surest: dict[str, float] = field(default_factory=dict)  # face -> the surest of those readings
+
+    def learn(self, frame: FrameDetections) -> None:
+        self.learned = True
+        by_label: dict[str, list] = {}
+        for det in frame.detections:
+            if det.label != BACK:
+                by_label.setdefault(det.label, []).append(det)
+        for label, dets in by_label.items():
+            apart: list = []
+            for det in sorted(dets, key=lambda d: -d.confidence):
+                if all(_iou(det.box, other.box) < self.apart_iou for other in apart):
+                    apart.append(det)
+            if len(apart) >= self.places:
+                self.boxes[label] = [d.box for d in apart]
+                self.surest[label] = max(d.confidence for d in dets)
+
+    def is_scenery(self, label: str, confidence: float, box: Box) -> bool:
+        boxes = self.boxes.get(label)
+        if not boxes:
+            return False
+        if confidence <= self.surest[label] + self.margin:
+            return True
+        return any(_iou(box, b) >= self.place_iou for b in boxes)
+
+    def filter(self, frame: FrameDetections) -> FrameDetections:
+        """``frame`` without the table's own readings (learning from it if it is the first)."""
+        if not self.learned:
+            self.learn(frame)
+        if not self.boxes:
+            return frame
+        kept = tuple(d for d in frame.detections if not self.is_scenery(d.label, d.confidence, d.box))
+        if len(kept) == len(frame.detections):
+            return frame
+        return FrameDetections(frame.t, kept, frame.frame_index, frame.image_size)

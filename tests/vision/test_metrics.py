@@ -1,0 +1,34 @@
+"""The synthetic validation's figures (companion.vision.evaluate): mAP and where it goes."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.vision.evaluate import map_scores, reading_shares
+
+A = [10.0, 10.0, 60.0, 90.0]
+B = [100.0, 10.0, 150.0, 90.0]
+
+
+def _gt(card: str, box: list[float], visible: float = 1.0) -> dict:
+    return {"card": card, "box": box, "visible": visible}
+
+
+def _det(card: str, box: list[float], confidence: float) -> dict:
+    return {"card": card, "box": box, "confidence": confidence}
+
+
+def test_a_card_boxed_but_misnamed_costs_its_class_and_shows_as_a_naming_miss():
+    images = [([_gt("AH", A), _gt("2C", B, visible=0.6)], [], [_det("AH", A, 0.9), _det("3C", B, 0.8)])]
+    scores = map_scores(images)
+    assert scores["classes"] == 2 and scores["mAP50"] == pytest.approx(0.5)
+    shares = reading_shares(images)
+    assert shares["all"] == {"cards": 2, "boxed": 1.0, "named_right": 0.5}
+    assert shares["in_full_view"]["named_right"] == 1.0 and shares["partly_covered"]["named_right"] == 0.0
+
+
+def test_a_faint_right_reading_kept_under_a_lower_threshold_counts():
+    images = [([_gt("AH", A), _gt("2C", B)], [], [_det("AH", A, 0.9), _det("2C", B, 0.05)])]
+    assert map_scores(images)["mAP50"] == pytest.approx(1.0)
+    loose = [([_gt("AH", A)], [], [_det("AH", [10.0, 10.0, 60.0, 200.0], 0.9)])]  # IoU 0.42: not boxed
+    assert map_scores(loose)["mAP50"] == 0.0 and reading_shares(loose)["all"]["boxed"] == 0.0
