@@ -178,10 +178,15 @@ def latencies(result: ReplayResult, script: SessionScript) -> list[tuple[float, 
     """(stream seconds from a card appearing to the engine applying it, how
     it was applied: ``auto`` straight away, ``settle`` straight away but open
     a while (Fusion.settling), ``timeout``/``confirm`` after it was held for
-    confirmation) for every card event reconstructed."""
+    confirmation) for every card event reconstructed.
+
+    A new hand counts only where a card is turned for it (the vira).  Without a vira, the truth dates the
+    hand from the deal, and the camera opens it with the first card played, whose own play is counted
+    already.  Timed from the deal, such hands were 27 of the 29 events applied at once over 0.6 s after
+    their time on seed 0, and put the p90 of the cards nobody was asked about near 1.3 s."""
     placed = {}
     for t, e in script.timed_log:
-        if e.get("type") in ("play", "hand"):
+        if e.get("type") == "play" or (e.get("type") == "hand" and e.get("vira")):
             placed.setdefault(json.dumps(normalise(e), sort_keys=True), t)
     out = []
     for entry in result.session.fusion.applied:

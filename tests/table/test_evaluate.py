@@ -156,3 +156,23 @@ def test_tracker_and_detector_settings_reach_the_session(tmp_path, monkeypatch):
     (config,) = seen
     assert config.tracker.settle_confidence == 0.1 and config.tracker.weak_frames == 6
     assert config.change_threshold == 5.0
+
+
+def test_a_hand_without_a_vira_is_not_timed_from_the_deal():
+    """The truth dates a hand from the deal; without a vira the camera can only open it with the first
+    card played, whose play is timed already.  Timed from the deal, those hands put the latency's p90
+    near 2 s for cards nobody waited on.  A vira is a card put down: its hand is timed."""
+    from types import SimpleNamespace
+
+    from companion.table.evaluate import latencies
+
+    def applied(event, t, how="auto"):
+        return SimpleNamespace(event=event, stream_t=t, resolved_by=how, proposal=SimpleNamespace(source="vision"))
+
+    play = {"type": "play", "seat": 1, "card": "4C"}
+    script = SimpleNamespace(timed_log=[(1.0, {"type": "hand", "dealer": 0}), (3.0, play),
+                                        (9.0, {"type": "hand", "dealer": 1, "vira": "5H"})])
+    fusion = SimpleNamespace(applied=[applied({"type": "hand", "dealer": 0}, 3.3), applied(play, 3.3),
+                                      applied({"type": "hand", "dealer": 1, "vira": "5H"}, 9.4, "settle")])
+    result = SimpleNamespace(session=SimpleNamespace(fusion=fusion))
+    assert latencies(result, script) == [(0.3, "auto"), (0.4, "settle")]
