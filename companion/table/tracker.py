@@ -489,7 +489,12 @@ class TableTracker:
         """Take one frame of detections; propose what it shows.  Returns whether
         a waiting proposal's card was read again (see :meth:`_read_again`)."""
         if self.scenery is not None:
+            learned = self.scenery.learned
             frame = self.scenery.filter(frame)
+            if not learned and self.scenery.boxes:
+                self.events.append(f"{frame.t:.2f}s the table itself reads as " + ", ".join(
+                    f"{label} at {len(boxes)} places" for label, boxes in sorted(self.scenery.boxes.items()))
+                    + ": ignored there, and elsewhere while no surer")
         self.last_frame = frame
         self._ensure_zones(frame)
         self._associate(frame)

@@ -865,3 +865,4 @@ def test_a_card_the_bare_table_is_read_as_is_scenery_not_a_play():
     assert events(session) == [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "10O"},
                                {"type": "play", "seat": 1, "card": "12E"}, {"type": "play", "seat": 2, "card": "1E"}]
     assert not session.fusion.alerts and not session.fusion.pending
+    assert any("the table itself reads as 1E at 3 places" in e for e in session.tracker.events)
