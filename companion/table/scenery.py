@@ -16,17 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.table.observations import BACK, Box, FrameDetections
-
-
-def _iou(a: Box, b: Box) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    if inter <= 0:
-        return 0.0
-    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / area if area > 0 else 0.0
+from companion.table.observations import BACK, Box, Detection, FrameDetections, iou
 
 
 @dataclass
@@ -47,27 +37,29 @@ class Scenery:
     surest: dict[str, float] = field(default_factory=dict)  # face -> the surest of those readings
 
     def learn(self, frame: FrameDetections) -> None:
+        """Take the opening frame's faces read at ``places`` places or more as the table's."""
         self.learned = True
-        by_label: dict[str, list] = {}
+        by_label: dict[str, list[Detection]] = {}
         for det in frame.detections:
             if det.label != BACK:
                 by_label.setdefault(det.label, []).append(det)
         for label, dets in by_label.items():
-            apart: list = []
+            apart: list[Detection] = []
             for det in sorted(dets, key=lambda d: -d.confidence):
-                if all(_iou(det.box, other.box) < self.apart_iou for other in apart):
+                if all(iou(det.box, other.box) < self.apart_iou for other in apart):
                     apart.append(det)
             if len(apart) >= self.places:
                 self.boxes[label] = [d.box for d in apart]
                 self.surest[label] = max(d.confidence for d in dets)
 
     def is_scenery(self, label: str, confidence: float, box: Box) -> bool:
+        """Whether a reading is the table's: its face at one of its places, or anywhere no surer."""
         boxes = self.boxes.get(label)
         if not boxes:
             return False
         if confidence <= self.surest[label] + self.margin:
             return True
-        return any(_iou(box, b) >= self.place_iou for b in boxes)
+        return any(iou(box, b) >= self.place_iou for b in boxes)
 
     def filter(self, frame: FrameDetections) -> FrameDetections:
         """``frame`` without the table's own readings (learning from it if it is the first)."""

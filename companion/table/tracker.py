@@ -58,7 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal
+from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal, box_intersection, iou
 from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
 
@@ -156,24 +156,10 @@ class TrackerConfig:
     scenery: bool = True
 
 
-def _intersection(a: Box, b: Box) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    return max(0.0, x2 - x1) * max(0.0, y2 - y1)
-
-
-def iou(a: Box, b: Box) -> float:
-    inter = _intersection(a, b)
-    if inter <= 0:
-        return 0.0
-    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / area if area > 0 else 0.0
-
-
 def inside_share(a: Box, b: Box) -> float:
     """How much of box ``a`` lies inside box ``b`` (0..1)."""
     area = (a[2] - a[0]) * (a[3] - a[1])
-    return _intersection(a, b) / area if area > 0 else 0.0
+    return box_intersection(a, b) / area if area > 0 else 0.0
 
 
 def _center(box: Box) -> tuple[float, float]:

@@ -20,7 +20,8 @@ def _labels(frame: FrameDetections) -> list[tuple[str, float]]:
 
 def test_one_face_at_two_places_of_the_first_frame_is_the_table():
     scenery = Scenery()
-    first = scenery.filter(_frame(0.0, Detection("1E", 0.45, A), Detection("1E", 0.3, B), Detection(BACK, 0.9, ELSEWHERE)))
+    first = scenery.filter(_frame(0.0, Detection("1E", 0.45, A), Detection("1E", 0.3, B),
+                                  Detection(BACK, 0.9, ELSEWHERE)))
     assert _labels(first) == [(BACK, 0.9)]
     later = scenery.filter(_frame(5.0, Detection("1E", 0.9, A), Detection("1E", 0.5, ELSEWHERE),
                                   Detection("1E", 0.8, ELSEWHERE), Detection("4C", 0.3, B)))
