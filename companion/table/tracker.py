@@ -490,7 +490,7 @@ class TableTracker:
         current = view()
         self._expire_anchors(frame.t, current)
         self._check_cleared(frame, current, submit)
-        self._turned_up()
+        self._turned_up(current)
         cfg = self.config
         ready = [t for t in self.tracks if not t.decided and (
             (t.hits >= cfg.min_frames and (t.strong_hits or t.hits >= cfg.weak_frames))
@@ -505,18 +505,37 @@ class TableTracker:
             self._decide(track, frame.t, view, submit)
         return revised or self._gave_way
 
-    def _turned_up(self) -> None:
+    def _turned_up(self, current: TableView) -> None:
         """A card set aside as dealt face down (a back in a seat's zone while no hand runs) that the
         detector now reads as a face, more often than as a back, is looked at again as a face.  Why: a
         card being put down is often boxed as a back for its first frames (the hand over it, the card
         still turning); set aside then, the first card of a hand without a vira never opened the hand,
-        the next card did, and every seat after it was one off (rendered seed 3, a Mineiro hand)."""
+        the next card did, and every seat after it was one off (rendered seed 3, a Mineiro hand).
+
+        So is a card taken for the deck that now reads as a face while another deck, a back, lies in
+        view: the vira, boxed as a back while it was being turned, had its track taken for the deck; the
+        deck showed beside it a moment later, and the vira, read 7H from then on, stayed the deck while a
+        faint box over the deck's corner became the vira (rendered seed 32, a Clean-28 session).  Only
+        while no hand runs, when the vira is turned: released during a hand, a one-pip deck read as a
+        face made an extra play (seed 17).  On the recorded streams: seeds 0-17 1029 -> 1031 hands
+        scored right unattended, 1053 -> 1054 answered; the one-pip sessions of seeds 42-57, rendered to
+        check it, 142 -> 146 and 154 -> 155; no session lost a hand."""
         for track in self.tracks:
             anchor = track.anchor
             if (track.decided and anchor is not None and anchor.kind == "ignored" and anchor.label == BACK
                     and track.label != BACK):
                 self.anchors.remove(anchor)
                 track.anchor, track.decided = None, False
+            elif (track.decided and anchor is not None and anchor.kind == "deck" and track.label != BACK
+                  and not current.in_hand and self._other_deck_in_view(track)):
+                self.anchors.remove(anchor)
+                track.anchor, track.decided = None, False
+
+    def _other_deck_in_view(self, track: Track) -> bool:
+        """Another track taken for the deck, read as a back, is seen this frame."""
+        return any(other is not track and other.decided and other.anchor is not None
+                   and other.anchor.kind == "deck" and other.label == BACK and not other.missed
+                   for other in self.tracks)
 
     def _read_again(self, now: float, view: ViewFn, submit: Submit) -> bool:
         """A card (or vira) proposed with a doubt keeps being looked at while it
@@ -1066,12 +1085,28 @@ class TableTracker:
         deck when it is barely readable (``centre_play_confidence``).
         """
         for other in self.tracks:
+            if other is not track and self._face_on_deck(other, current) > track.confidence:
+                return True  # a card turned where the deck lay, the deck now beside it (see _turned_up)
             if (other is track or other.decided or other.missed or other.label == BACK
                     or other.label not in current.deck or other.hits < self.config.min_frames):
                 continue
             if self._in_middle(other.box) and other.confidence > track.confidence:
                 return True
         return False
+
+    def _face_on_deck(self, track: Track, current: TableView) -> float:
+        """How surely a track taken for the deck reads as a face while another deck, a back, lies in view
+        (its likeliest face's mean confidence, once read so in ``min_frames`` frames); 0 otherwise.  Such a
+        card is released as a face once the face outvotes the back (:meth:`_turned_up`); until then a
+        fainter face by the deck must not be taken for the vira first."""
+        if not (track.decided and track.anchor is not None and track.anchor.kind == "deck" and not track.missed):
+            return 0.0
+        faces = [k for k in track.votes
+                 if k != BACK and k in current.deck and track.counts.get(k, 0) >= self.config.min_frames]
+        if not faces or not self._other_deck_in_view(track):
+            return 0.0
+        face = max(faces, key=lambda k: track.votes[k])
+        return track.votes[face] / track.counts[face]
 
     def _first_seen_undecided(self, track: Track) -> float | None:
         """When the earliest other card still being looked at was first seen (None: there is none).

@@ -866,3 +866,27 @@ def test_a_card_the_bare_table_is_read_as_is_scenery_not_a_play():
                                {"type": "play", "seat": 1, "card": "12E"}, {"type": "play", "seat": 2, "card": "1E"}]
     assert not session.fusion.alerts and not session.fusion.pending
     assert any("the table itself reads as 1E at 3 places" in e for e in session.tracker.events)
+
+
+def test_a_vira_first_boxed_as_a_back_where_the_deck_then_lies_beside_it_is_the_vira():
+    """The vira's first frames, while it was being turned, were boxed as a back: its track was taken for the
+    deck.  The deck itself then showed beside it, and the vira, read 7H in every frame from then on, stayed
+    the deck; a faint box over the deck's corner read QH at 0.04 became the vira, and three hands were
+    scored wrong (rendered seed 32, a Clean-28 session).  A track taken for the deck that reads as a face
+    while another deck lies in view is looked at again as a face, and a fainter face by the deck waits."""
+    from .streams import run_frames
+
+    turned = (246.0, 173.0, 330.0, 235.0)
+    frames = []
+    for k in range(40):
+        t = round(k * 0.1, 1)
+        seen = []
+        if 0.6 <= t < 1.0:
+            seen.append(Detection(BACK, 0.49, turned, 0.49))
+        elif t >= 1.0:
+            seen += [Detection(BACK, 0.6, (321.0, 191.0, 390.0, 257.0), 0.6),
+                     Detection("7H", 0.27, (248.0, 172.0, 337.0, 241.0), 0.75, (("3H", 0.05),)),
+                     Detection("QH", 0.04, (303.0, 201.0, 387.0, 278.0), 0.36, (("QS", 0.02),))]
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames)
+    assert events(session)[:1] == [{"type": "hand", "dealer": 3, "vira": "7H"}]
