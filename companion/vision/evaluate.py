@@ -126,8 +126,8 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
     groups: dict[str, list[int]] = {"all": [0, 0, 0], "in_full_view": [0, 0, 0], "partly_covered": [0, 0, 0]}
     for gts, _, dets in images:
         for g in gts:
-            best = max(dets, key=lambda d: iou(d["box"], g["box"]), default=None)
-            boxed = best is not None and iou(best["box"], g["box"]) >= 0.5
+            overlap, best = max(((iou(d["box"], g["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
+            boxed = best is not None and overlap >= 0.5
             right = boxed and best["card"] == g["card"]
             keys = ["all"]
             if "visible" in g:
