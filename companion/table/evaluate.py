@@ -238,22 +238,20 @@ def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str
     """What a recorded detection stream depends on besides the video (checked before reusing one)."""
     from companion.vision.crops import QUAD_METHODS
     from companion.vision.detector import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
-                                           WHOLE_RANK_SURE, WHOLE_SHRINK_BELOW, WHOLE_SHRINKS)
+                                           WHOLE_RANK_SURE)
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
             "rectify": RECTIFY, "quad": list(QUAD_METHODS), "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
-            "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE,
-            "whole_shrinks": list(WHOLE_SHRINKS), "whole_shrink_below": WHOLE_SHRINK_BELOW}
+            "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE}
 
 
 def recorded_identity(header: dict[str, Any]) -> dict[str, Any] | None:
     """The detector identity a stream's header records; settings added since it was written count at
     the value that reproduces what was then done (``whole_rank_sure`` 0: the whole card's rank always
-    mixed in; ``whole_shrinks`` [1.0]: the box read at its own size alone)."""
+    mixed in)."""
     identity = header.get("detector")
-    return None if identity is None else {"whole_rank_sure": 0.0, "whole_shrinks": [1.0], "whole_shrink_below": 1.0,
-                                          **identity}
+    return None if identity is None else {"whole_rank_sure": 0.0, **identity}
 
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],

@@ -143,10 +143,6 @@ TABLE_CORNER_SHIFTS = ONE_WINDOW
 # and 0.908 -> 0.926 at 0.4, the others within 0.005.
 SUIT_CORNER_WEIGHT = 0.4
 RECTIFY_MODES = ("none", "corners", "both", "blend")
-# The whole card is also read from its box shrunk about its centre by each factor after the first, and the
-# readings are averaged (see CardDetector.readings).
-WHOLE_SHRINKS: tuple[float, ...] = (1.0, 0.9)
-WHOLE_SHRINK_BELOW = 0.8  # ... only for the cards whose whole reading's best is under this (1.0: every card)
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 
@@ -460,9 +456,6 @@ class CardDetector:
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
     (:meth:`split_rows`; ``companion detect`` does, the table does not).
-    ``whole_shrinks``, ``whole_shrink_below``: a card whose whole reading is unsure (its best under
-    ``whole_shrink_below``) is read again from its box shrunk about its centre by each factor after the
-    first, and the readings averaged (``WHOLE_SHRINKS``; ``(1.0,)`` reads the box as it is only).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -476,9 +469,7 @@ class CardDetector:
                  outline_min_prob: float = OUTLINE_MIN_PROB,
                  corner_shifts: tuple[tuple[float, float], ...] = CORNER_SHIFTS,
                  suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
-                 faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
-                 whole_shrinks: tuple[float, ...] = WHOLE_SHRINKS,
-                 whole_shrink_below: float = WHOLE_SHRINK_BELOW) -> None:
+                 faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -496,10 +487,6 @@ class CardDetector:
         self.faint_conf = faint_conf
         self.faint_min_prob = faint_min_prob
         self.rows = rows
-        if not whole_shrinks or whole_shrinks[0] != 1.0 or any(not 0.5 <= f <= 1.0 for f in whole_shrinks):
-            raise ValueError(f"whole_shrinks must start with 1.0, each in [0.5, 1], got {whole_shrinks!r}")
-        self.whole_shrinks = tuple(whole_shrinks)
-        self.whole_shrink_below = whole_shrink_below
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
@@ -691,9 +678,7 @@ class CardDetector:
                 if self.rectify == "both" and size == self.crop:
                     whole = big
                 upright = None
-        shrunk = [np.stack([_shrunk_crop(image_bgr, tuple(boxes[i]), f, self.crop, whole[j]) for j, i in enumerate(ok)])
-                  for f in self.whole_shrinks[1:]]
-        out = self.classify_crops(whole, big, upright, shrunk)
+        out = self.classify_crops(whole, big, upright)
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
@@ -703,8 +688,7 @@ class CardDetector:
         return out_list
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
-                       upright: list[np.ndarray | None] | None = None,
-                       shrunk: list[np.ndarray] | None = None) -> np.ndarray:
+                       upright: list[np.ndarray | None] | None = None) -> np.ndarray:
         """Class probabilities (N x classes) for N crops made by :func:`crop_card`
         (``corner_crops``: the same cards cut at ``corner_crop``, for the corners):
         the whole card's reading, mixed with the index corners' when a corner model is loaded.
@@ -717,17 +701,8 @@ class CardDetector:
         read as a 3), but an outline found wrong turns the card the wrong way, and
         the box crop's reading is the right one then.  The average keeps what the
         two agree on and lets the surer one decide.
-
-        ``shrunk``: the same cards cut from their boxes shrunk (``whole_shrinks``), one array per factor;
-        the whole card's readings of all of them are averaged.
         """
         out = self.whole_readings(crops_bgr)
-        # a face read unsurely (a back stays as read: the re-reading names a face, it does not make one)
-        unsure = np.nonzero((out.max(axis=1) < self.whole_shrink_below)
-                            & (out.argmax(axis=1) != (-1 if self.back_index is None else self.back_index)))[0] if shrunk else []
-        if len(unsure):
-            again = self.whole_readings(np.concatenate([s[unsure] for s in shrunk]))
-            out[unsure] = (out[unsure] + again.reshape(len(shrunk), len(unsure), -1).sum(axis=0)) / (len(shrunk) + 1)
         if self.corners is not None:
             base = crops_bgr if corner_crops is None else corner_crops
             corners = self.corner_readings(base)
@@ -977,15 +952,6 @@ class CardDetector:
                                         float(scores[i])))
         result.sort(key=lambda d: -d.confidence)
         return result
-
-
-def _shrunk_crop(image_bgr: np.ndarray, box: tuple[float, float, float, float], factor: float, size: int,
-                 fallback: np.ndarray) -> np.ndarray:
-    """:func:`crop_card` of ``box`` shrunk about its centre by ``factor`` (``fallback`` where none can be cut)."""
-    x1, y1, x2, y2 = box
-    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, factor * (x2 - x1) / 2, factor * (y2 - y1) / 2
-    crop = crop_card(image_bgr, (cx - hw, cy - hh, cx + hw, cy + hh), size)
-    return fallback if crop is None else crop
 
 
 def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:

@@ -131,15 +131,15 @@ def test_deck_prior_weighs_readings_outside_the_variant_deck(french):
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = read_image(FIXTURES / rec["image"])
     boxes = np.array([t["box"] for t in rec["cards"]], dtype=np.float64)
-    # box crops only, so classify_crops below reads what classify reads (no card turned upright, no box shrunk)
-    french = CardDetector("french", rectify="none", whole_shrinks=(1.0,))
+    # box crops only, so classify_crops below reads what classify reads (no card turned upright)
+    french = CardDetector("french", rectify="none")
     free_names, free_probs = french.classify(image, boxes)
     probs = french.classify_crops(np.stack([crop_card(image, tuple(b), french.crop) for b in boxes]))
     index = {v: k for k, v in french.cls_names.items()}
     # a deck without the first card's free reading: the reading moves to the best card left
     deck = [c for c in french.cls_names.values() if c != free_names[0]]
     prior = 0.05
-    told = CardDetector("french", deck=deck, off_deck_prior=prior, rectify="none", whole_shrinks=(1.0,))
+    told = CardDetector("french", deck=deck, off_deck_prior=prior, rectify="none")
     names, told_probs = told.classify(image, boxes)
     p = probs[0].copy()
     p[index[free_names[0]]] *= prior
@@ -150,7 +150,7 @@ def test_deck_prior_weighs_readings_outside_the_variant_deck(french):
         if free_names[k] != free_names[0] and probs[k][index[free_names[0]]] < 0.5:
             assert names[k] == free_names[k]
     # a full deck changes nothing
-    full = CardDetector("french", deck=list(french.cls_names.values()), rectify="none", whole_shrinks=(1.0,))
+    full = CardDetector("french", deck=list(french.cls_names.values()), rectify="none")
     assert full.classify(image, boxes)[0] == free_names
     np.testing.assert_allclose(full.classify(image, boxes)[1], free_probs, rtol=1e-5)
 
@@ -225,7 +225,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     boxes = np.array([[10, 10, 70, 100], [100, 10, 160, 100]], dtype=np.float64)
     monkeypatch.setattr(det, "find_boxes", lambda image: (boxes, np.array([0.8, 0.7]), np.array([0, 1])))
 
-    def fake(crops, corner_crops=None, upright=None, shrunk=None):
+    def fake(crops, corner_crops=None, upright=None):
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.9, 0.05  # the "face" box is the deck
         out[1, index["7S"]], out[1, index["back"]], out[1, index["7C"]] = 0.6, 0.2, 0.1  # the "back" is 7S
@@ -241,7 +241,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     alternatives = [n for n, _ in got["7S"].alternatives]
     assert alternatives[0] == "7C" and "back" not in alternatives  # a back is not a runner-up card
 
-    def unsure(crops, corner_crops=None, upright=None, shrunk=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
+    def unsure(crops, corner_crops=None, upright=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.5, 0.3
         out[1, index["7S"]], out[1, index["back"]] = 0.4, 0.35
@@ -315,8 +315,7 @@ def test_blend_averages_the_corners_of_the_box_crop_and_of_the_card_turned_uprig
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = read_image(FIXTURES / rec["image"])
     boxes = [tuple(t["box"]) for t in rec["cards"]]
-    # (the other corners' suit: test_corners; the box shrunk: test_an_unsure_card_is_read_again_from_its_box_shrunk)
-    blend = CardDetector("french", suit_corner_weight=0.0, whole_shrinks=(1.0,))
+    blend = CardDetector("french", suit_corner_weight=0.0)  # (the other corners' suit: test_corners)
     assert blend.rectify == "blend"
     crops = np.stack([crop_card(image, b, blend.crop) for b in boxes])
     turned = [rectified_crop(image, b, blend.crop) for b in boxes]
@@ -329,10 +328,8 @@ def test_blend_averages_the_corners_of_the_box_crop_and_of_the_card_turned_uprig
     _, probs = blend.classify(image, np.array(boxes))
     np.testing.assert_allclose(probs, expected.max(axis=1), rtol=1e-5)
     # not the same as reading either view alone
-    _, upright_only = CardDetector("french", rectify="corners", suit_corner_weight=0.0,
-                                   whole_shrinks=(1.0,)).classify(image, np.array(boxes))
-    _, box_only = CardDetector("french", rectify="none", suit_corner_weight=0.0,
-                               whole_shrinks=(1.0,)).classify(image, np.array(boxes))
+    _, upright_only = CardDetector("french", rectify="corners", suit_corner_weight=0.0).classify(image, np.array(boxes))
+    _, box_only = CardDetector("french", rectify="none", suit_corner_weight=0.0).classify(image, np.array(boxes))
     assert not np.allclose(probs, upright_only) and not np.allclose(probs, box_only)
 
 
@@ -390,7 +387,7 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
         return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
                 np.zeros(len(kept), dtype=int))
 
-    def fake(crops, corner_crops=None, upright=None, shrunk=None):
+    def fake(crops, corner_crops=None, upright=None):
         out = np.full((len(crops), len(det.cls_names)), 0.001)
         for k, crop in enumerate(crops):
             b, g, r = crop.reshape(-1, 3).mean(axis=0)
@@ -437,69 +434,3 @@ def test_a_faint_floor_at_or_above_the_threshold_is_one_clear_error(capsys):
     with pytest.raises(SystemExit):
         evaluate_main(["latency", "--frames", "1", "--faint-conf", "0.6"])
     assert "faint_conf must be in" in capsys.readouterr().err
-
-
-def test_an_unsure_card_is_read_again_from_its_box_shrunk(french):
-    """``whole_shrinks``: a card whose whole reading is unsure (best under ``whole_shrink_below``) is read
-    again from its box shrunk about its centre, and the readings are averaged; a sure one keeps its own, and
-    so does a card read as a back (the re-reading names a face; it must not turn a weak back into one).
-    Why: at the table a detector box a few pixels loose takes in a neighbour's corner, and the whole card
-    then reads as anything (a 1E read 2E at 0.24; shrunk to 0.9 it read 1E at 0.75)."""
-    from companion.vision.crops import crop_card
-    from companion.vision.detector import WHOLE_SHRINK_BELOW, WHOLE_SHRINKS, _shrunk_crop
-
-    assert WHOLE_SHRINKS[0] == 1.0 and len(WHOLE_SHRINKS) > 1 and 0.0 < WHOLE_SHRINK_BELOW < 1.0
-    rec = json.loads((FIXTURES / "fixtures.json").read_text())[2]
-    image = read_image(FIXTURES / rec["image"])
-    # loose boxes, as a detector gives at the table
-    boxes = [(b[0] - 0.1 * (b[2] - b[0]), b[1] - 0.05 * (b[3] - b[1]), b[2] + 0.1 * (b[2] - b[0]), b[3])
-             for b in (t["box"] for t in rec["cards"])]
-    crops = np.stack([crop_card(image, b, french.crop) for b in boxes])
-    shrunk = np.stack([_shrunk_crop(image, b, 0.9, french.crop, crops[j]) for j, b in enumerate(boxes)])
-    plain = CardDetector("french", corners=False, whole_shrinks=(1.0,))
-    own, small = plain.classify_crops(crops), plain.classify_crops(shrunk)
-    assert not np.allclose(own, small)
-    every = CardDetector("french", corners=False, whole_shrinks=(1.0, 0.9), whole_shrink_below=1.0)
-    np.testing.assert_allclose(every.classify_crops(crops, shrunk=[shrunk]), (own + small) / 2, rtol=1e-4, atol=1e-6)
-    below = 0.5 * (own.max(axis=1).min() + own.max(axis=1).max())  # some cards sure, some not
-    some = CardDetector("french", corners=False, whole_shrinks=(1.0, 0.9), whole_shrink_below=below)
-    got = some.classify_crops(crops, shrunk=[shrunk])
-    back = {v: k for k, v in french.cls_names.items()}["back"]
-    unsure = (own.max(axis=1) < below) & (own.argmax(axis=1) != back)
-    assert unsure.any() and not unsure.all()
-    np.testing.assert_allclose(got[~unsure], own[~unsure], rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(got[unsure], ((own + small) / 2)[unsure], rtol=1e-4, atol=1e-6)
-    # and readings() cuts the shrunk crops itself
-    _, probs = some.classify(image, np.array(boxes))
-    np.testing.assert_allclose(probs, got.max(axis=1), rtol=1e-4)
-
-
-@pytest.mark.parametrize("shrinks", [(), (0.9,), (1.0, 0.3), (1.0, 1.2)])
-def test_whole_shrinks_are_checked(shrinks):
-    with pytest.raises(ValueError, match="whole_shrinks"):
-        CardDetector("french", whole_shrinks=shrinks)
-
-
-def test_a_card_read_as_a_back_is_not_read_again_shrunk(french, monkeypatch):
-    """A weak box around a pile read "back" at 0.7 became a 12E once averaged with its shrunk crop (a rendered
-    Argentine session, a phantom first play): only a face read unsurely is read again."""
-    det = CardDetector("french", corners=False, whole_shrinks=(1.0, 0.9), whole_shrink_below=0.8)
-    index = {v: k for k, v in det.cls_names.items()}
-    calls = []
-
-    def whole(crops):
-        calls.append(len(crops))
-        out = np.full((len(crops), len(index)), 0.001)
-        if len(calls) == 1:  # the boxes as they are: a back and a face, both unsure
-            out[0, index["back"]], out[0, index["QH"]] = 0.7, 0.2
-            out[1, index["QH"]], out[1, index["KH"]] = 0.5, 0.4
-        else:  # shrunk: every card reads KH surely
-            out[:, index["KH"]] = 0.95
-        return out
-
-    monkeypatch.setattr(det, "whole_readings", whole)
-    crops = np.zeros((2, det.crop, det.crop, 3), dtype=np.uint8)
-    got = det.classify_crops(crops, shrunk=[crops])
-    assert calls == [2, 1]  # only the face is read again
-    assert det.cls_names[int(got[0].argmax())] == "back" and got[0, index["back"]] == pytest.approx(0.7)
-    assert det.cls_names[int(got[1].argmax())] == "KH" and got[1, index["KH"]] == pytest.approx((0.4 + 0.95) / 2)
