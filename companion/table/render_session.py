@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import shutil
 import subprocess
@@ -272,7 +273,13 @@ def speak_calls(script: SessionScript, path: Path) -> bool:
 
 def render_session(out: str | Path, script: SessionScript, opts: RenderOptions, video: bool = True,
                    audio: bool = False, codec: str = "mp4v") -> dict[str, Any]:
-    """Write a session folder (see the module docstring); returns its metadata."""
+    """Write a session folder (see the module docstring); returns its metadata.
+
+    Each file is written under a name of this process's own and put in place whole
+    (``os.replace``), the video first and ``session.json`` last: a render that was
+    interrupted, or a second one of the same folder running at the same time (two
+    evaluation workers), never leaves a half-written video that a later run, finding
+    ``session.json``, would take for the session's (seen: "cannot read any frame")."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     renderer = SessionRenderer(script, opts)
@@ -288,22 +295,43 @@ def render_session(out: str | Path, script: SessionScript, opts: RenderOptions, 
     }
     if video:
         path = out / "video.mp4"
-        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), renderer.opts.fps,
+        part = _partial(path, ".mp4")  # OpenCV picks the container by the file's ending
+        writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*codec), renderer.opts.fps,
                                  (renderer.opts.width, renderer.opts.height))
-        if not writer.isOpened():
-            raise RuntimeError(f"cannot write {path} with codec {codec!r}")
-        for t in renderer.frame_times():
-            image, _ = renderer.frame(t)
-            writer.write(image)
-        writer.release()
+        try:
+            if not writer.isOpened():
+                raise RuntimeError(f"cannot write {path} with codec {codec!r}")
+            for t in renderer.frame_times():
+                image, _ = renderer.frame(t)
+                writer.write(image)
+            writer.release()
+            os.replace(part, path)
+        finally:
+            writer.release()
+            part.unlink(missing_ok=True)
         meta["video"] = path.name
     meta["states"] = states_of(renderer)
     if audio and speak_calls(script, out / "calls.flac"):
         meta["audio"] = "calls.flac"
-    (out / "truth.jsonl").write_text("".join(json.dumps(e) + "\n" for e in script.log), encoding="utf-8")
-    (out / "transcript.json").write_text(json.dumps(script.transcript(), indent=1) + "\n", encoding="utf-8")
-    (out / "session.json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
+    _write_whole(out / "truth.jsonl", "".join(json.dumps(e) + "\n" for e in script.log))
+    _write_whole(out / "transcript.json", json.dumps(script.transcript(), indent=1) + "\n")
+    _write_whole(out / "session.json", json.dumps(meta) + "\n")
     return meta
+
+
+def _partial(path: Path, suffix: str = "") -> Path:
+    """A name beside ``path`` that only this process writes (``suffix``: the ending a writer needs)."""
+    return path.with_name(f".{path.stem}.{os.getpid()}.part{suffix}")
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """``text`` into ``path``, which readers see either as it was or whole."""
+    part = _partial(path)
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:

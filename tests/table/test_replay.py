@@ -141,3 +141,30 @@ def test_replay_board_flag_publishes_the_final_score(board_hubs, capsys):
     scored = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     (hub,) = board_hubs
     assert hub.snapshot()["state"]["score"] == scored["score"]
+
+
+def test_an_interrupted_render_leaves_no_half_video_behind(tmp_path, monkeypatch):
+    """A render stopped midway (or a second render of the same folder at the same time) must not leave a
+    video a later run takes for the session's: files are put in place whole, session.json last."""
+    _art_or_skip()
+    from companion.table import render_session as rs
+
+    script = make_script("paulista", hands=1, seed=3)
+    opts = rs.RenderOptions(seed=3)
+    frames = []
+    real_frame = rs.SessionRenderer.frame
+
+    def frame(self, t):
+        frames.append(t)
+        if len(frames) > 5:
+            raise KeyboardInterrupt
+        return real_frame(self, t)
+
+    monkeypatch.setattr(rs.SessionRenderer, "frame", frame)
+    with pytest.raises(KeyboardInterrupt):
+        rs.render_session(tmp_path, script, opts, video=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no video, no partial file, no session.json
+    monkeypatch.setattr(rs.SessionRenderer, "frame", real_frame)
+    meta = rs.render_session(tmp_path, script, opts, video=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["session.json", "transcript.json", "truth.jsonl", "video.mp4"]
+    assert json.loads((tmp_path / "session.json").read_text())["video"] == meta["video"] == "video.mp4"
