@@ -1,0 +1,174 @@
+"""Table figures over many seeds at once, on both cores: the "where it stands" table of README.md.
+
+    python bench/table_seeds.py --seeds 0-17 30-33 --out /work/eval/all          # record, replay, sum up
+    python bench/table_seeds.py --seeds 0-17 30-33 --out /work/eval/all --report # sum up what is there
+
+For each seed, in its own folder ``OUT/seed-N`` (so that two jobs never write one
+folder): ``python -m companion.table.evaluate --mode video`` renders the seed's
+sessions and records their detection streams (``OUT/seed-N/streams``), then the
+same streams are replayed with a table that answers after ``--answer`` seconds.
+A seed whose streams are there already is only replayed, so a run that was
+stopped goes on where it was, and a tracker change is measured on every seed in
+minutes.  ``--jobs`` seeds run at once (default 2: about 2.5 minutes a seed of
+60 hands for each of the two cores here).  Then it prints hands scored right per
+seed with and without answers, and the totals by deck and by camera, from the
+runs' own ``sessions-*.json`` files (``companion.table.evaluate.summarise``).
+
+Why a driver: the figures are sums over 22 seeds and 1,320 hands, measured anew on
+every machine (nothing of a session's working folders survives it), and a
+session that rendered them by hand once left two workers rendering one folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from companion.table.evaluate import summarise
+
+TAGS = {"video": "nobody answers", "video-answered": "answers"}
+
+
+def parse_seeds(parts: list[str]) -> list[int]:
+    """``["0-3", "30"]`` -> ``[0, 1, 2, 3, 30]`` (each seed once, in the order given)."""
+    seeds: list[int] = []
+    for part in parts:
+        for piece in part.split(","):
+            if not piece:
+                continue
+            lo, _, hi = piece.partition("-")
+            try:
+                first, last = int(lo), int(hi or lo)
+            except ValueError:
+                raise ValueError(f"not a seed or a range of seeds: {piece!r}") from None
+            if last < first:
+                raise ValueError(f"empty range of seeds: {piece!r}")
+            seeds.extend(s for s in range(first, last + 1) if s not in seeds)
+    return seeds
+
+
+def seed_commands(seed: int, out: Path, hands: int, answer: float) -> list[list[str]]:
+    """The two evaluation runs of one seed: record (or replay) its streams, then replay them with answers."""
+    folder = out / f"seed-{seed}"
+    base = [sys.executable, "-m", "companion.table.evaluate", "--hands", str(hands), "--mode", "video",
+            "--seed", str(seed), "--out", str(folder), "--detections", str(folder / "streams")]
+    return [base, base + ["--answer", str(answer)]]
+
+
+def run_seed(seed: int, out: Path, hands: int, answer: float) -> float:
+    """Run one seed's two evaluations, their output in ``OUT/seed-N/log.txt``; seconds spent.
+    Raises RuntimeError with the log's last line when a run fails."""
+    folder = out / f"seed-{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    with open(folder / "log.txt", "a", encoding="utf-8") as log:
+        for cmd in seed_commands(seed, out, hands, answer):
+            log.write("$ " + " ".join(cmd[1:]) + "\n")
+            log.flush()
+            if subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+                lines = (folder / "log.txt").read_text(encoding="utf-8").strip().splitlines()
+                raise RuntimeError(f"seed {seed}: {lines[-1] if lines else 'failed'} (see {folder / 'log.txt'})")
+    return time.monotonic() - start
+
+
+def collect(out: Path, seeds: list[int]) -> dict[str, dict[int, list[dict[str, Any]]]]:
+    """Every seed's session rows (``sessions-<tag>.json``) for each tag of ``TAGS`` found under ``out``."""
+    found: dict[str, dict[int, list[dict[str, Any]]]] = {tag: {} for tag in TAGS}
+    for seed in seeds:
+        for tag in TAGS:
+            path = out / f"seed-{seed}" / f"sessions-{tag}.json"
+            if path.is_file():
+                found[tag][seed] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
+
+def by_design(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """Hands scored right and hands, per deck design."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in rows:
+        right, hands = out.get(r["design"], (0, 0))
+        out[r["design"]] = (right + r["scored"], hands + r["hands"])
+    return dict(sorted(out.items()))
+
+
+def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
+    """Print hands scored right per seed and in total (and by deck and camera); returns the totals."""
+    found = collect(out, seeds)
+    table = Table(title=f"hands scored right ({out})")
+    table.add_column("seed", justify="right")
+    table.add_column("hands", justify="right")
+    for label in TAGS.values():
+        table.add_column(label, justify="right")
+    totals: dict[str, Any] = {}
+    for seed in seeds:
+        cells = [found[tag].get(seed) for tag in TAGS]
+        if not any(cells):
+            continue
+        hands = next(sum(r["hands"] for r in rows) for rows in cells if rows)
+        table.add_row(str(seed), str(hands), *("-" if rows is None else str(sum(r["scored"] for r in rows))
+                                               for rows in cells))
+    for tag, label in TAGS.items():
+        rows = [r for seed in seeds for r in found[tag].get(seed, [])]
+        if not rows:
+            continue
+        summary = summarise(rows, "video")
+        hands, scored = sum(r["hands"] for r in rows), sum(r["scored"] for r in rows)
+        totals[tag] = {"seeds": sorted(found[tag]), "hands": hands, "scored": scored,
+                       "scored_share": round(scored / hands, 4) if hands else None,
+                       "by_design": {d: f"{a}/{b}" for d, (a, b) in by_design(rows).items()},
+                       "by_camera": {k: f"{v['scored']}/{v['hands']}" for k, v in summary["by_camera"].items()},
+                       "latency_median_s": summary["latency_median_s"],
+                       "latency_unasked_p90_s": summary["latency_unasked_p90_s"]}
+    table.add_section()
+    table.add_row("all", str(max((t["hands"] for t in totals.values()), default=0)),
+                  *(f"{totals[tag]['scored']} ({totals[tag]['scored_share']:.1%})" if tag in totals else "-"
+                    for tag in TAGS))
+    console.print(table)
+    for tag, t in totals.items():
+        console.print(f"{TAGS[tag]}: by deck {t['by_design']}; by camera {t['by_camera']}; card to score "
+                      f"median {t['latency_median_s']} s, p90 of the unasked {t['latency_unasked_p90_s']} s")
+    return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", nargs="+", required=True, help="seeds and ranges, e.g. 0-17 30-33")
+    parser.add_argument("--out", type=Path, required=True, help="one folder for every seed (reused: runs resume)")
+    parser.add_argument("--hands", type=int, default=60)
+    parser.add_argument("--answer", type=float, default=1.0, help="seconds the answering table takes")
+    parser.add_argument("--jobs", type=int, default=2, help="seeds run at once")
+    parser.add_argument("--report", action="store_true", help="only sum up the runs already in --out")
+    args = parser.parse_args(argv)
+    try:
+        seeds = parse_seeds(args.seeds)
+    except ValueError as exc:
+        parser.error(str(exc))
+    console = Console()
+    failed = []
+    if not args.report:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            jobs = {pool.submit(run_seed, s, args.out, args.hands, args.answer): s for s in seeds}
+            for job in as_completed(jobs):
+                try:
+                    console.print(f"seed {jobs[job]} done in {job.result():.0f} s")
+                except RuntimeError as exc:
+                    failed.append(jobs[job])
+                    console.print(f"[red]{exc}[/red]")
+    totals = report(args.out, seeds, console)
+    if failed:
+        console.print(f"[red]seeds that failed: {failed}[/red]")
+    (args.out / "totals.json").write_text(json.dumps(totals, indent=2) + "\n", encoding="utf-8")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

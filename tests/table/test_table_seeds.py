@@ -1,0 +1,67 @@
+"""bench/table_seeds.py: the driver that measures many seeds at once sums what the runs wrote, per seed and in all."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "table_seeds.py"
+
+
+@pytest.fixture(scope="module")
+def seeds_driver():
+    spec = importlib.util.spec_from_file_location("table_seeds", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seeds_and_ranges_are_read_once_each_in_order(seeds_driver):
+    assert seeds_driver.parse_seeds(["0-3", "30", "2,31-32"]) == [0, 1, 2, 3, 30, 31, 32]
+    for bad in (["3-1"], ["x"], ["1-y"]):
+        with pytest.raises(ValueError):
+            seeds_driver.parse_seeds(bad)
+
+
+def test_each_seed_records_then_replays_its_own_streams_with_answers(seeds_driver, tmp_path):
+    record, answered = seeds_driver.seed_commands(7, tmp_path, 60, 1.0)
+    assert record[0] == sys.executable and record[1:3] == ["-m", "companion.table.evaluate"]
+    at = record.index("--out")
+    assert record[at + 1] == str(tmp_path / "seed-7")  # a folder of its own: two jobs never share one
+    assert record[record.index("--detections") + 1] == str(tmp_path / "seed-7" / "streams")
+    assert answered == record + ["--answer", "1.0"]
+
+
+def _row(design: str, hands: int, scored: int, tilt: float) -> dict:
+    return {"name": f"s-{design}", "variant": "paulista", "players": 4, "design": design, "tilt": tilt,
+            "hands": hands, "exact": scored, "scored": scored, "cards": 8 * hands, "cards_right": 8 * scored,
+            "latency": [[0.3, "auto"], [0.5, "settle"], [1.2, "timeout"]], "stats": {"process_ms": 10.0},
+            "wall": 10.0, "duration": 60.0, "doubts": {}}
+
+
+def test_the_report_sums_seeds_by_deck_and_camera_and_leaves_out_what_is_not_there(seeds_driver, tmp_path):
+    runs = {  # seed -> tag -> rows
+        0: {"video": [_row("dondorf", 4, 4, 0.0), _row("tango_nuevo", 4, 2, 0.3)],
+            "video-answered": [_row("dondorf", 4, 4, 0.0), _row("tango_nuevo", 4, 3, 0.3)]},
+        1: {"video": [_row("dondorf", 4, 3, 0.15)]},  # its answered replay did not run (yet)
+    }
+    for seed, tags in runs.items():
+        (tmp_path / f"seed-{seed}").mkdir()
+        for tag, rows in tags.items():
+            (tmp_path / f"seed-{seed}" / f"sessions-{tag}.json").write_text(json.dumps(rows))
+    console = Console(record=True, width=200)
+    totals = seeds_driver.report(tmp_path, [0, 1, 2], console)
+    assert totals["video"]["hands"] == 12 and totals["video"]["scored"] == 9
+    assert totals["video"]["seeds"] == [0, 1]
+    assert totals["video"]["by_design"] == {"dondorf": "7/8", "tango_nuevo": "2/4"}
+    assert totals["video"]["by_camera"] == {"tilt 0.0": "4/4", "tilt 0.15": "3/4", "tilt 0.3": "2/4"}
+    assert totals["video-answered"]["scored"] == 7 and totals["video-answered"]["seeds"] == [0]
+    text = console.export_text()
+    assert "9 (75.0%)" in text and "7 (87.5%)" in text
+    seed_rows = [line for line in text.splitlines() if line.strip().startswith(("│    1", "│    2"))]
+    assert len(seed_rows) == 1 and "-" in seed_rows[0]  # seed 1 shown without its answered figure, seed 2 not at all
