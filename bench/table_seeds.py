@@ -91,15 +91,6 @@ def collect(out: Path, seeds: list[int]) -> dict[str, dict[int, list[dict[str, A
     return found
 
 
-def by_design(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
-    """Hands scored right and hands, per deck design."""
-    out: dict[str, tuple[int, int]] = {}
-    for r in rows:
-        right, hands = out.get(r["design"], (0, 0))
-        out[r["design"]] = (right + r["scored"], hands + r["hands"])
-    return dict(sorted(out.items()))
-
-
 def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
     """Print hands scored right per seed and in total (and by deck and camera); returns the totals."""
     found = collect(out, seeds)
@@ -121,10 +112,10 @@ def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
         if not rows:
             continue
         summary = summarise(rows, "video")
-        hands, scored = sum(r["hands"] for r in rows), sum(r["scored"] for r in rows)
-        totals[tag] = {"seeds": sorted(found[tag]), "hands": hands, "scored": scored,
-                       "scored_share": round(scored / hands, 4) if hands else None,
-                       "by_design": {d: f"{a}/{b}" for d, (a, b) in by_design(rows).items()},
+        scored = sum(r["scored"] for r in rows)
+        totals[tag] = {"seeds": sorted(found[tag]), "hands": summary["hands"], "scored": scored,
+                       "scored_share": summary["scored_share"],
+                       "by_design": {k: f"{v['scored']}/{v['hands']}" for k, v in summary["by_design"].items()},
                        "by_camera": {k: f"{v['scored']}/{v['hands']}" for k, v in summary["by_camera"].items()},
                        "latency_median_s": summary["latency_median_s"],
                        "latency_unasked_p90_s": summary["latency_unasked_p90_s"]}

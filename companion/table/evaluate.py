@@ -416,6 +416,7 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
     out["cards_right_by_design"] = {
         d: f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"
         for d, sub in _groups(rows, lambda r: r.get("design", "?")).items()}
+    out["by_design"] = {d: tally(sub) for d, sub in _groups(rows, lambda r: r.get("design", "?")).items()}
     out["by_players"] = {str(n): tally(sub) for n, sub in _groups(rows, lambda r: r.get("players", 4)).items()}
     out["by_camera"] = {f"tilt {t}": tally(sub) for t, sub in _groups(rows, lambda r: r["tilt"]).items()}
     return out
