@@ -10,6 +10,12 @@ cards but the table.  Those readings are dropped for the rest of the stream: at 
 read, and anywhere no surer than the table was ever read as it (a real card of that name, put down
 later, is read surer than a pattern).  Nothing else is learned: a card already lying on the table
 when the stream starts (a vira turned before the companion was started) is a card, not scenery.
+
+Such a place is the table whatever face it is read as later: a reading there no surer than the
+opening frame's reading of it is dropped too.  Why: a weak reading of a pattern wanders between
+faces.  On rendered seed 37 (an Argentine session, the Spanish corner model tried in session 23) a
+spot read 4E at three places of the first frame was read 10E at 0.02 from the next second; as
+another face it was kept, became a seat's play, and every seat after it was one off.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class Scenery:
     learned: bool = False
     boxes: dict[str, list[Box]] = field(default_factory=dict)  # face -> where the bare table reads it
     surest: dict[str, float] = field(default_factory=dict)  # face -> the surest of those readings
+    places_read: list[tuple[Box, float]] = field(default_factory=list)  # each such place, how surely read
 
     def learn(self, frame: FrameDetections) -> None:
         """Take the opening frame's faces read at ``places`` places or more as the table's."""
@@ -51,9 +58,14 @@ class Scenery:
             if len(apart) >= self.places:
                 self.boxes[label] = [d.box for d in apart]
                 self.surest[label] = max(d.confidence for d in dets)
+                self.places_read += [(d.box, d.confidence) for d in apart]
 
     def is_scenery(self, label: str, confidence: float, box: Box) -> bool:
-        """Whether a reading is the table's: its face at one of its places, or anywhere no surer."""
+        """Whether a reading is the table's: its face at one of its places, or anywhere no surer;
+        any face at one of the table's places no surer than the opening frame read that place."""
+        if label != BACK and any(confidence <= read + self.margin and iou(box, place) >= self.place_iou
+                                 for place, read in self.places_read):
+            return True
         boxes = self.boxes.get(label)
         if not boxes:
             return False
