@@ -10,7 +10,8 @@ detection streams with a fake view.
 How a detection becomes an event:
 
 * The bare table's own readings are dropped first (:mod:`companion.table.scenery`:
-  one face read at two places of the first frame is a patterned cloth, not cards).
+  one face read at two places of the first frame is a patterned cloth, not cards, and so are those
+  places while read no surer, as whatever face).
 * Detections are associated with *tracks* frame to frame by box overlap,
   whatever label the detector gave this time; a track's label is the
   confidence-weighted vote of its detections.  A card counts once it was
