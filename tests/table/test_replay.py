@@ -168,3 +168,18 @@ def test_an_interrupted_render_leaves_no_half_video_behind(tmp_path, monkeypatch
     meta = rs.render_session(tmp_path, script, opts, video=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["session.json", "transcript.json", "truth.jsonl", "video.mp4"]
     assert json.loads((tmp_path / "session.json").read_text())["video"] == meta["video"] == "video.mp4"
+
+
+def test_a_recorded_stream_keeps_the_detections_close_enough_to_decide_as_the_live_run(tmp_path):
+    # rendered seed 8: confidences rounded to 4 decimals and boxes to 0.1 px made a replay keep a card the
+    # video run had renamed at a threshold
+    from companion.table.observations import Detection, FrameDetections, read_stream, write_stream
+
+    det = Detection("7H", 0.123456789, (10.123456, 20.98765, 80.5, 120.25), presence=0.3456789,
+                    alternatives=(("AH", 0.0123456),))
+    write_stream(tmp_path / "s.jsonl", [FrameDetections(0.1, (det,), 1, (640, 480))], session="s")
+    _, frames = read_stream(tmp_path / "s.jsonl")
+    back = list(frames)[0].detections[0]
+    assert abs(back.confidence - det.confidence) < 1e-6 and abs(back.presence - det.presence) < 1e-6
+    assert max(abs(a - b) for a, b in zip(back.box, det.box)) < 1e-3
+    assert abs(back.alternatives[0][1] - 0.0123456) < 1e-6
