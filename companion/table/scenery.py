@@ -39,9 +39,9 @@ class Scenery:
     place_iou: float = 0.3
     margin: float = 0.05
     learned: bool = False
-    boxes: dict[str, list[Box]] = field(default_factory=dict)  # face -> where the bare table reads it
+    # face -> where the bare table reads it, and how surely at each place
+    places_read: dict[str, list[tuple[Box, float]]] = field(default_factory=dict)
     surest: dict[str, float] = field(default_factory=dict)  # face -> the surest of those readings
-    places_read: list[tuple[Box, float]] = field(default_factory=list)  # each such place, how surely read
 
     def learn(self, frame: FrameDetections) -> None:
         """Take the opening frame's faces read at ``places`` places or more as the table's."""
@@ -56,28 +56,27 @@ class Scenery:
                 if all(iou(det.box, other.box) < self.apart_iou for other in apart):
                     apart.append(det)
             if len(apart) >= self.places:
-                self.boxes[label] = [d.box for d in apart]
+                self.places_read[label] = [(d.box, d.confidence) for d in apart]
                 self.surest[label] = max(d.confidence for d in dets)
-                self.places_read += [(d.box, d.confidence) for d in apart]
 
     def is_scenery(self, label: str, confidence: float, box: Box) -> bool:
         """Whether a reading is the table's: its face at one of its places, or anywhere no surer;
         any face at one of the table's places no surer than the opening frame read that place."""
         if label != BACK and any(confidence <= read + self.margin and iou(box, place) >= self.place_iou
-                                 for place, read in self.places_read):
+                                 for places in self.places_read.values() for place, read in places):
             return True
-        boxes = self.boxes.get(label)
-        if not boxes:
+        places = self.places_read.get(label)
+        if not places:
             return False
         if confidence <= self.surest[label] + self.margin:
             return True
-        return any(iou(box, b) >= self.place_iou for b in boxes)
+        return any(iou(box, place) >= self.place_iou for place, _ in places)
 
     def filter(self, frame: FrameDetections) -> FrameDetections:
         """``frame`` without the table's own readings (learning from it if it is the first)."""
         if not self.learned:
             self.learn(frame)
-        if not self.boxes:
+        if not self.places_read:
             return frame
         kept = tuple(d for d in frame.detections if not self.is_scenery(d.label, d.confidence, d.box))
         if len(kept) == len(frame.detections):

@@ -478,9 +478,9 @@ class TableTracker:
         if self.scenery is not None:
             learned = self.scenery.learned
             frame = self.scenery.filter(frame)
-            if not learned and self.scenery.boxes:
+            if not learned and self.scenery.places_read:
                 self.events.append(f"{frame.t:.2f}s the table itself reads as " + ", ".join(
-                    f"{label} at {len(boxes)} places" for label, boxes in sorted(self.scenery.boxes.items()))
+                    f"{label} at {len(boxes)} places" for label, boxes in sorted(self.scenery.places_read.items()))
                     + ": ignored there, and elsewhere while no surer")
         self.last_frame = frame
         self._ensure_zones(frame)

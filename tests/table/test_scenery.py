@@ -47,5 +47,5 @@ def test_a_card_lying_on_the_table_when_the_stream_starts_is_a_card():
     vira = Detection("5H", 0.4, A)
     boxed_twice = Detection("5H", 0.3, (65.0, 365.0, 140.0, 440.0))  # the same card boxed again: one place
     assert len(scenery.filter(_frame(0.0, vira, boxed_twice, Detection(BACK, 0.9, B))).detections) == 3
-    assert not scenery.boxes
+    assert not scenery.places_read
     assert len(scenery.filter(_frame(0.1, vira, Detection("5H", 0.3, ELSEWHERE))).detections) == 2
