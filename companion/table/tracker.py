@@ -48,8 +48,10 @@ How a detection becomes an event:
   taking the stake) so the new deal's cards are not taken for its missing
   plays and every later hand does not shift.
 * A card put down in a seat's zone after the engine ended the hand, while
-  that hand's cards still lie on the table, is shown (``after_hand``), never
-  taken for the next vira.
+  that hand's cards still lie on the table, is never taken for the next
+  vira: it is proposed as a late play of that hand (``after_hand``), which
+  fusion lets in only when a card of the hand read otherwise lets the hand
+  go on (a misread that ended it early), and shows otherwise.
 """
 
 from __future__ import annotations
@@ -245,6 +247,7 @@ class Anchor:
     last_t: float
     track_id: int | None = None
     hand: int = 0  # the hand (engine's hand_number) the card belongs to
+    kind_before: str | None = None  # its kind before its hand was over (a hand can go on again)
 
 
 Submit = Callable[[Proposal], None]
@@ -673,9 +676,17 @@ class TableTracker:
             # the cards of hands before the running one are finished (not the vira that just opened it)
             last = current.hand_number - 1 if current.in_hand else current.hand_number
             for anchor in self.anchors:
-                if anchor.kind != "deck" and anchor.hand <= last:
-                    anchor.kind = "finished"
+                if anchor.kind not in ("deck", "finished") and anchor.hand <= last:
+                    anchor.kind_before, anchor.kind = anchor.kind, "finished"
             self._finished_seen = now
+        elif current.in_hand and not self._hand_live and self._last_hand_number is not None:
+            # the hand that was over goes on (a card of it was read otherwise, see Fusion._after_hand,
+            # or the card that ended it in the view was taken out): its cards are its plays again.
+            # Finished, they were matched under their own reading only, and a card of the hand read
+            # otherwise later was taken for a new one
+            for anchor in self.anchors:
+                if anchor.kind == "finished" and anchor.hand == current.hand_number and anchor.kind_before:
+                    anchor.kind, anchor.kind_before = anchor.kind_before, None
         self._last_hand_number = current.hand_number
         self._hand_live = current.in_hand
         if any(tr.missed == 0 and tr.anchor is not None and tr.anchor.kind == "finished" for tr in self.tracks):
@@ -914,11 +925,16 @@ class TableTracker:
         if not current.in_hand:
             if not by_deck and self._finished_on_table():
                 # the engine ended the hand but its cards still lie there and this one was put down
-                # in a seat's zone: a late card of that hand (one seen on the wrong seat earlier?),
-                # not the next vira or first play.  Shown, not applied.
-                self._anchor(track, "flagged")
+                # in a seat's zone: a late card of that hand, not the next vira or first play.  A
+                # misread card may have ended the hand early (a trick given to the wrong side), so
+                # fusion tries the hand again with a card of it read otherwise (Fusion._after_hand);
+                # where nothing lets this card in, it is shown, not applied.
+                # (a play of that hand for the tracker: finished with it once the next hand begins.  As a
+                # "flagged" card of the next hand, it silenced that hand's first card put down where it lay
+                # when read otherwise: rendered Clean-28 sessions of seeds 10 and 32 lost their next hands)
+                self._anchor(track, "play").hand = current.hand_number
                 propose({"type": "play", "seat": zone if zone is not None else -1, "card": label},
-                        ["after_hand"], "a card put down after the hand ended", blocking=False)
+                        ["after_hand"], "a card put down after the hand ended")
                 return
             if current.uses_vira:
                 if not by_deck and now - track.first_t < self.config.vira_grace:

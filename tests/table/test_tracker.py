@@ -171,6 +171,25 @@ def test_a_card_put_down_after_the_hand_ended_is_no_vira():
     assert alert.flags == ["after_hand"] and alert.event["card"] == "KC" and alert.event["seat"] == 0
 
 
+def test_a_hand_ended_by_a_ghost_goes_on_when_the_next_card_comes():
+    # a weak box in seat 0's zone went in as seat 1's KS (asked about; unattended, applied at the timeout),
+    # won the trick and ended the hand; seat 2's 5C then came "after the hand".  Taking the ghost out lets
+    # the hand go on with every card in its own seat's zone, so it is taken out (the log shows the undos)
+    s = run_stream("ghost_ends_hand", fusion=FusionConfig(**UNATTENDED.__dict__))
+    plays = [(e["seat"], e["card"]) for e in s.log.game.events if e["type"] == "play"]
+    assert plays == [(0, "7C"), (1, "7D"), (2, "QS"), (3, "JH"), (3, "4C"), (0, "QD"), (1, "4H"), (2, "5C"),
+                     (0, "7S"), (1, "4S"), (2, "2D"), (3, "3C")]
+    assert [e["type"] for e in events(s)].count("undo") == 2
+    assert s.log.game.state.to_dict()["score"] == [0, 1] and not s.fusion.alerts
+    assert any("KS, a doubtful card outside its seat's zone, was no play" in m for m in s.fusion.messages)
+    # without it (reopen_gain None) the hand ends on the ghost, 5C is only shown, and the last trick's cards
+    # are taken for a new deal
+    shown = run_stream("ghost_ends_hand", fusion=FusionConfig(**{**UNATTENDED.__dict__, "reopen_gain": None}))
+    assert {"type": "play", "seat": 1, "card": "KS"} in events(shown)
+    assert [(a.flags, a.event["card"]) for a in shown.fusion.alerts] == [(["after_hand"], "5C")]
+    assert sum(e["type"] == "hand" for e in events(shown)) == 2
+
+
 def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once():
     # The old vira's track outlived the moment the table was empty and took the new vira's readings:
     # the new hand began only once they outvoted the old ones, after its first plays (rendered seed 2).
