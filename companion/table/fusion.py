@@ -89,6 +89,9 @@ class FusionConfig:
     # 1516, but seed 17 -3 in both (a single card's gain was a wrong change in 4 of the 5 traced); 2
     # gave 1476 / 1521, no seed worse by more than one hand
     reopen_gain: int | None = 2
+    # ... and a change that fits with less waits this long (stream seconds after the card) for the cards put
+    # down after it, which count too when they go in for the seats whose zones they lie in (None: no wait)
+    reopen_wait: float | None = 4.0
     reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
     reorder_cards: int = 4  # at most this many cards seen in a row are put back in the order of their zones
     reorder_seconds: float = 2.5  # ... the card moved first seen at most this long after the first of them
@@ -440,9 +443,8 @@ class Fusion:
                 self._rename(head)
                 continue
             if "after_hand" in head.flags:
-                if self.now < head.t + self.config.hold:
+                if self.now < head.t + self.config.hold or not self._after_hand(head):
                     return
-                self._after_hand(head)
                 continue
             if head.id in self.pending_since and self._reorder_by_zones(head):
                 continue
@@ -603,17 +605,20 @@ class Fusion:
         self._changed()
         return True
 
-    def _after_hand(self, head: Proposal) -> None:
+    def _after_hand(self, head: Proposal) -> bool:
         """A card put down in a seat's zone after the engine ended the hand, its cards still on the table
         (the tracker's ``after_hand``).  When the hand runs again by now (an earlier such card reopened
         it), it is a play like any other.  Otherwise the hand may have ended early on a misread: a card
         of it read as another of its own readings, or a doubtful card that lay outside its seat's zone
         taken out (a card boxed twice, the pile read as a new card), can give a trick to the other side,
         and the hand then goes on.  Tried on a copy of the game: the one change under which the hand
-        goes on, this card is a play of the seat whose zone it lies in, and fewer of the hand's camera
-        plays lie outside their seats' zones than before (this card counted as one), is made (the log
-        shows the undos), and the card goes in after it.  Where none does, or two do as well, the card
-        is shown only, as before.
+        goes on, this card is a play of the seat whose zone it lies in, and ``reopen_gain`` fewer of the
+        hand's camera plays lie outside their seats' zones than before (this card counted as one, and
+        each card put down after it that then goes in, in order, for the seat whose zone it lies in), is
+        made (the log shows the undos), and the card goes in after it.  A change that fits with less
+        waits up to ``reopen_wait`` for the cards put down after it (a misread trick winner renamed has
+        only this card to back it: the next one tells).  Where none does, or two do as well, the card is
+        shown only, as before.  Returns False while it waits (the queue waits behind it).
 
         Why: a hand that ended a trick short was the largest kind of hand lost on the rendered sessions
         (22 of the 49 hands lost over seeds 0-17 with nobody answering): a misread trick winner, or a
@@ -622,31 +627,40 @@ class Fusion:
         went in as seat 2's play and ended the hand; seat 2's own AH came next).  Replays of the recorded
         streams (seeds 0-21 and 30-33, with the tracker's part): 1471 -> 1476 hands scored right of 1,560
         with nobody answering, 1511 -> 1521 answered; Argentine sessions of seeds 34-69 unchanged
-        (404 / 418 of 432); fresh seeds 90-93 225 = 225, 234 -> 235 of 240."""
+        (404 / 418 of 432); fresh seeds 90-93 225 = 225, 234 -> 235 of 240.  Waiting for the next cards:
+        1476 -> 1477 and 1521 -> 1520, 404 -> 405 and 418 -> 419, fresh seeds unchanged."""
         if view_of(self.game, self.first_dealer).in_hand:
             head.flags = [f for f in head.flags if f != "after_hand"]
             self._changed()
-            return
-        change = (self._reopening(head) if head.zone not in (None, CENTRE) and self.config.reopen_gain is not None
-                  else None)
-        if change is None:
+            return True
+        later = [p for p in self.queue[1:] if p.source == "vision" and "after_hand" in p.flags
+                 and p.zone not in (None, CENTRE) and p.words is None]
+        found = (self._reopening(head, later) if head.zone not in (None, CENTRE) and self.config.reopen_gain is not None
+                 else [])
+        best = found[0] if found and (len(found) == 1 or found[1][0] < found[0][0]) else None
+        if (best is None or best[0] < self.config.reopen_gain) and found and found[0][0] >= 1 \
+                and self.config.reopen_wait is not None and self.now < head.t + self.config.reopen_wait:
+            return False  # a change fits, but not surely yet: the next card put down may tell
+        if best is None or best[0] < (self.config.reopen_gain or 1):
             self._unqueue(head)
             head.blocking = False
             self.alerts.append(head)
             self.say(f"! {head.describe()}")
             self._emit("alert", proposal=head)
-            return
-        why, again, undo = change
+            return True
+        _, why, again, undo = best
         self._put_again(again, why, undo=undo)
         head.flags = [f for f in head.flags if f != "after_hand"]
         head.event["seat"] = head.zone
         head.reason = (head.reason + "; " if head.reason else "") + why
         self._changed()
+        return True
 
-    def _reopening(self, head: Proposal) -> tuple[str, list[dict[str, Any]], int] | None:
-        """The change to the ended hand that lets ``head`` in (see :meth:`_after_hand`): why, the events
-        the hand goes in again with, and how many of its events they replace; None when no change, or
-        more than one, does it best."""
+    def _reopening(self, head: Proposal, later: list[Proposal]) -> list[tuple[int, str, list[dict[str, Any]], int]]:
+        """The changes to the ended hand that let ``head`` in (see :meth:`_after_hand`), best first: how
+        many fewer plays each leaves outside their seats' zones (``head`` and the ``later`` cards put down
+        after the hand, in order, counted as outside while they cannot go in), why, the events the hand
+        goes in again with, and how many of its events they replace."""
         zones = self._hand_zones()
         card_props: dict[str, Proposal | None] = {}
         for entry in reversed(self.applied):
@@ -686,16 +700,22 @@ class Fusion:
                     trial.apply({**head.event, "seat": head.zone})
                 except illegal_error():
                     continue
+                fit = 0  # the later cards that go in, in order, for the seats whose zones they lie in
+                for prop_later in later:
+                    if prop_later.zone not in view_of(trial, self.first_dealer).seats_due:
+                        break
+                    try:
+                        trial.apply({**prop_later.event, "seat": prop_later.zone})
+                    except illegal_error():
+                        break
+                    fit += 1
                 # the plays before ``card`` keep their seats
-                gain = misses(tail) + 1 - misses(again, (card, name) if name is not None else None)
+                gain = misses(tail) + 1 + fit - misses(again, (card, name) if name is not None else None)
                 why = (f"{card} was {name}" if name is not None
                        else f"{card}, a doubtful card outside its seat's zone, was no play")
                 found.append((gain, f"{why}: the hand goes on, and {named} is its play", again, len(tail)))
         found.sort(key=lambda f: -f[0])
-        if (not found or found[0][0] < (self.config.reopen_gain or 1)
-                or (len(found) > 1 and found[1][0] == found[0][0])):
-            return None
-        return found[0][1], found[0][2], found[0][3]
+        return found
 
     def _zone_misses(self, order: list[Proposal]) -> tuple[int, list[int]] | None:
         """Plays in this order from the applied game: how many lie outside the zone of the seat

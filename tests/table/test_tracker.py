@@ -190,6 +190,21 @@ def test_a_hand_ended_by_a_ghost_goes_on_when_the_next_card_comes():
     assert sum(e["type"] == "hand" for e in events(shown)) == 2
 
 
+def test_a_hand_ended_by_a_misread_trick_winner_goes_on_once_two_late_cards_fit_their_seats():
+    # seat 0's AS read JS (AS in one frame of four) lets KD win the trick and end the hand.  The next card
+    # alone (seat 0's 7S) fits "JS was AS" with nothing else to back it, so it waits for the one after it
+    # (seat 1's 4S, in seat 1's zone, seat 1 being due next): then the hand goes in again with AS
+    s = run_stream("misread_winner", fusion=FusionConfig(**UNATTENDED.__dict__))
+    plays = [(e["seat"], e["card"]) for e in s.log.game.events if e["type"] == "play"]
+    assert plays == [(0, "7C"), (1, "7D"), (2, "QS"), (3, "JH"), (3, "KD"), (0, "AS"), (1, "4H"), (2, "5C"),
+                     (0, "7S"), (1, "4S"), (2, "2D"), (3, "3C")]
+    assert "JS was AS: the hand goes on, and 7S is its play" in s.fusion.messages and not s.fusion.alerts
+    # not waiting for a second card (reopen_wait None), one card is too little: the last trick is only shown
+    shown = run_stream("misread_winner", fusion=FusionConfig(**{**UNATTENDED.__dict__, "reopen_wait": None}))
+    assert [a.event["card"] for a in shown.fusion.alerts] == ["7S", "4S", "2D", "3C"]
+    assert {"type": "play", "seat": 0, "card": "JS"} in events(shown)
+
+
 def test_the_next_vira_turned_where_the_last_one_lay_opens_the_next_hand_at_once():
     # The old vira's track outlived the moment the table was empty and took the new vira's readings:
     # the new hand began only once they outvoted the old ones, after its first plays (rendered seed 2).
