@@ -225,6 +225,25 @@ def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> fl
     return float(_paper(lab, float(np.percentile(lab[..., 0], 95))).mean())
 
 
+def paper_box(image: np.ndarray, box: tuple[float, float, float, float], share: float = 0.25
+              ) -> tuple[float, float, float, float] | None:
+    """``box`` shrunk to the card paper it holds: its first and last rows and columns in which at least
+    ``share`` of the pixels look like paper (as :func:`paper_share` tells them).  None when no row or
+    column is that much paper."""
+    H, W = image.shape[:2]
+    x1, y1 = int(max(0, round(box[0]))), int(max(0, round(box[1])))
+    x2, y2 = int(min(W, round(box[2]))), int(min(H, round(box[3])))
+    if x2 - x1 < 2 or y2 - y1 < 2:
+        return None
+    lab = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2LAB).astype(np.float32)
+    mask = _paper(lab, float(np.percentile(lab[..., 0], 95)))
+    rows = np.flatnonzero(mask.mean(axis=1) >= share)
+    cols = np.flatnonzero(mask.mean(axis=0) >= share)
+    if not len(rows) or not len(cols):
+        return None
+    return (float(x1 + cols[0]), float(y1 + rows[0]), float(x1 + cols[-1] + 1), float(y1 + rows[-1] + 1))
+
+
 def _paper_quad(r: _QuadRegion):
     """The card as its paper: the light, nearly colourless pixels inside the box.  The biggest such
     piece first (a neighbour's pale patch is a separate piece), then every sizeable piece (a big pip

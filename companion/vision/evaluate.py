@@ -43,7 +43,7 @@ import numpy as np
 
 from companion.paths import shared_dir
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, RANK_FLOOR, RANK_WEIGHT,
-                                       RECTIFY, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
+                                       PAPER_ROWS, RECTIFY, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
                                        read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
@@ -430,6 +430,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with the shrunk view, also keep boxes scored from this up to --conf that the classifier "
                         "names a face at --faint-min-prob (default: FAINT_CONF; 0: none)")
     p.add_argument("--faint-min-prob", type=float, default=None, help="(default: FAINT_MIN_PROB)")
+    p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
+                   help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
+                        "share card paper (default %(default)s; 0: not)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
@@ -439,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
-                                whole_rank_sure=args.whole_rank_sure,
+                                whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 **photo_settings(args.conf, args.scales, args.outlines,
                                                  args.faint_conf, args.faint_min_prob, args.rows))
     except ValueError as exc:
@@ -448,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
+                    "paper_rows": detector.paper_rows,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}

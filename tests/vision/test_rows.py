@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision.crops import paper_box
 from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
 from companion.vision.evaluate import iou
 from companion.vision.rows import (BESIDE_SHARES, MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, beside, choose,
@@ -110,6 +111,30 @@ def test_a_row_of_two_cards_in_one_box_is_read_as_both(photo, image_name, cards,
     for card, box in zip(cards, visible):
         (d,) = [d for d in found if d.card == card]
         assert iou(d.box, box) > 0.6 and d.detector_confidence == 0.8
+
+
+def test_a_box_shrinks_to_the_card_paper_it_holds():
+    image = np.full((300, 400, 3), (40, 60, 90), np.uint8)  # a brown table
+    image[100:250, 120:330] = 235  # white paper
+    image[150:200, 150:180] = (30, 30, 200)  # a red pip on it: a row of paper around it is still paper
+    assert paper_box(image, (80.0, 40.0, 360.0, 280.0)) == (120.0, 100.0, 330.0, 250.0)
+    assert paper_box(image, (0.0, 0.0, 100.0, 90.0)) is None  # no paper in it
+    assert paper_box(image, (10.0, 10.0, 11.0, 11.0)) is None
+
+
+def test_a_row_boxed_loosely_is_cut_as_the_cards_it_holds(photo):
+    """The detector's box around a row often takes in a margin of table above the cards (real photos), and
+    then no cutting finds a strip's index corner where it looks for it: the box shrunk to its paper is
+    cut too (``paper_rows``)."""
+    image, visible, row = _row("french-neoclassical.jpg", ["10D", "KS"], 0.4)
+    loose = (float(row[0]), row[1] - 0.25 * (row[3] - row[1]), float(row[2]), float(row[3]))
+    found = photo.split_rows(image, [Detection("KS", 0.5, loose, 0.6, 0.8)])
+    assert sorted(d.card for d in found) == ["10D", "KS"]
+    for card, box in zip(["10D", "KS"], visible):
+        (d,) = [d for d in found if d.card == card]
+        assert iou(d.box, box) > 0.6
+    as_drawn = CardDetector("french", **photo_settings(), paper_rows=None)
+    assert [d.card for d in as_drawn.split_rows(image, [Detection("KS", 0.5, loose, 0.6, 0.8)])] == ["KS"]
 
 
 def test_one_card_lying_sideways_in_a_wide_box_stays_one_card(photo):
