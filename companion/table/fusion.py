@@ -146,6 +146,8 @@ class Fusion:
         self._view_cache: tuple[int, TableView] | None = None
         self._game_cache: tuple[int, Any] | None = None
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
+        # the changes _reopening found for a card put down after the hand, and what they were worked out for
+        self._reopen_memo: tuple[tuple[Any, ...], list[tuple[int, str, list[dict[str, Any]], int]]] | None = None
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
         self._swept_close: float | None = None  # when a new deal the camera saw dated the old hand's end (until
         # the next hand is dealt: see _behind_the_deal)
@@ -635,8 +637,11 @@ class Fusion:
             return True
         later = [p for p in self.queue[1:] if p.source == "vision" and "after_hand" in p.flags
                  and p.zone not in (None, CENTRE) and p.words is None]
-        found = (self._reopening(head, later) if head.zone not in (None, CENTRE) and self.config.reopen_gain is not None
-                 else [])
+        key = (head.id, head.event.get("card"), tuple((p.id, p.event.get("card")) for p in later))
+        if self._reopen_memo is None or self._reopen_memo[0] != key:  # (nothing else goes in while it waits)
+            self._reopen_memo = (key, self._reopening(head, later) if head.zone not in (None, CENTRE)
+                                 and self.config.reopen_gain is not None else [])
+        found = self._reopen_memo[1]
         best = found[0] if found and (len(found) == 1 or found[1][0] < found[0][0]) else None
         if (best is None or best[0] < self.config.reopen_gain) and found and found[0][0] >= 1 \
                 and self.config.reopen_wait is not None and self.now < head.t + self.config.reopen_wait:
