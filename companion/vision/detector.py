@@ -574,13 +574,16 @@ class CardDetector:
             parts.append((b[~low], sc[~low], c[~low]))
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
-        if len(parts) > 1 and len(parts[0][0]):
-            # a shrunk view only adds cards the full view missed: a box there that overlaps one found
-            # at full size is that card again, or several cards taken for one
-            first = parts[0][0]
+        if len(parts) > 1:
+            # a shrunk view only adds cards the larger views missed: a box there that overlaps one found
+            # in a larger view is that card again, or several cards taken for one (checked against the
+            # full view alone, and not at all when it found nothing, a big card two shrunk views found
+            # counted twice)
             for k in range(1, len(parts)):
                 b, sc, c = parts[k]
-                new = np.array([not (box_iou(x, first) > self.shrunk_overlap).any() for x in b], dtype=bool)
+                seen = np.concatenate([p[0] for p in parts[:k]]).reshape(-1, 4)  # every larger view's boxes
+                new = np.array([not (len(seen) and (box_iou(x, seen) > self.shrunk_overlap).any()) for x in b],
+                               dtype=bool)
                 parts[k] = (b[new], sc[new], c[new])
         if self.outlines:
             outlines = outline_boxes(image_bgr)
