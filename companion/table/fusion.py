@@ -39,7 +39,7 @@ import copy
 import dataclasses
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,13 @@ from companion.table.zones import CENTRE
 
 # the only doubts of a card the table is not asked about: read weakly, with no possible rival reading
 QUIET_DOUBTS = frozenset({"low_confidence", "unrivalled"})
+
+
+def plays_outside_zones(events: list[dict[str, Any]], zones: dict[str, int]) -> int:
+    """How many of the face-up plays in ``events`` lie (``zones``: card -> the zone it lies in) in another seat's
+    zone than the seat they went in for; a card with no zone, or in the middle, counts for none."""
+    return sum(1 for e in events if e.get("type") == "play" and e.get("card") in zones
+               and zones[e["card"]] not in (None, CENTRE) and zones[e["card"]] != e.get("seat"))
 
 
 def quiet_doubt(prop: Proposal) -> bool:
@@ -241,13 +248,17 @@ class Fusion:
         if proposal.emitted_t is None:
             proposal.emitted_t = self.now
         if not proposal.blocking:
-            self.alerts.append(proposal)
-            self.say(f"! {proposal.describe()}")
-            self._emit("alert", proposal=proposal)
+            self._alert(proposal)
             return
         self._insert(proposal)
         if proposal.words is None and proposal.source == "vision":
             self._rehear(proposal)
+
+    def _alert(self, proposal: Proposal) -> None:
+        """Show ``proposal`` (never applied: an impossible card, or a late one no change lets in)."""
+        self.alerts.append(proposal)
+        self.say(f"! {proposal.describe()}")
+        self._emit("alert", proposal=proposal)
 
     def _insert(self, proposal: Proposal) -> None:
         index = len(self.queue)
@@ -581,9 +592,7 @@ class Fusion:
             return False
         self._reread_tried.add(head.id)
         gains: list[tuple[int, str, str, list[dict[str, Any]]]] = []
-        for entry in reversed(self.applied):
-            if entry.event.get("type") == "hand":
-                break
+        for entry in self._running_hand():
             prop, card = entry.proposal, entry.event.get("card")
             if (prop is None or prop.source != "vision" or not card or not prop.alternatives
                     or not {"low_confidence", "reread"} & set(prop.flags)):
@@ -649,9 +658,7 @@ class Fusion:
         if best is None or best[0] < (self.config.reopen_gain or 1):
             self._unqueue(head)
             head.blocking = False
-            self.alerts.append(head)
-            self.say(f"! {head.describe()}")
-            self._emit("alert", proposal=head)
+            self._alert(head)
             return True
         _, why, again, undo = best
         self._put_again(again, why, undo=undo)
@@ -668,9 +675,7 @@ class Fusion:
         goes in again with, and how many of its events they replace."""
         zones = self._hand_zones()
         card_props: dict[str, Proposal | None] = {}
-        for entry in reversed(self.applied):
-            if entry.event.get("type") == "hand":
-                break
+        for entry in self._running_hand():
             card = entry.event.get("card")
             if card and card not in card_props and entry.proposal is not None:
                 # a card the table confirmed or typed is what the table said it is
@@ -680,8 +685,7 @@ class Fusion:
             where = dict(zones)
             if renamed is not None and renamed[0] in zones:
                 where[renamed[1]] = zones[renamed[0]]  # the renamed card lies where it lay
-            return sum(1 for e in events if e.get("type") == "play" and e.get("card") in where
-                       and where[e["card"]] not in (None, CENTRE) and where[e["card"]] != e.get("seat"))
+            return plays_outside_zones(events, where)
 
         named = head.event.get("card")
         found: list[tuple[int, str, list[dict[str, Any]], int]] = []
@@ -852,9 +856,7 @@ class Fusion:
         card, name = prop.event["card"], prop.event["name"]
         prop.settled = True
         self._changed()
-        for entry in reversed(self.applied):
-            if entry.event.get("type") == "hand":
-                break
+        for entry in self._running_hand():
             if entry.event.get("card") == card and entry.resolved_by in ("confirm", "typed"):
                 return  # the table said what this card is: the camera does not overrule it
         gain = self._zone_gain(self.game, card, name, None)
@@ -910,13 +912,19 @@ class Fusion:
         zones = self._hand_zones()
 
         def misses(events: list[dict[str, Any]], after: Any) -> int:
-            n = sum(1 for e in events[1:] if e.get("type") == "play" and e.get("card") in zones
-                    and zones[e["card"]] not in (None, CENTRE) and zones[e["card"]] != e.get("seat"))
+            n = plays_outside_zones(events[1:], zones)
             view = view_of(after, self.first_dealer)
             seat = zone if zone in view.turns else view.turn
             return n + (zone not in (None, CENTRE) and seat is not None and zone != seat)
 
         return misses(tail, game) - misses(again, renamed), again
+
+    def _running_hand(self) -> Iterator[Applied]:
+        """What went into the log since the running hand's deal, latest first (the deal not included)."""
+        for entry in reversed(self.applied):
+            if entry.event.get("type") == "hand":
+                return
+            yield entry
 
     def _hand_zones(self) -> dict[str, int]:
         """The zone each face-up camera play of the running hand lies in, by card: the applied ones (back
@@ -926,9 +934,7 @@ class Fusion:
             card = prop.event.get("card")
             if prop.source == "vision" and card and prop.zone is not None:
                 zones[card] = prop.zone
-        for entry in reversed(self.applied):
-            if entry.event.get("type") == "hand":
-                break
+        for entry in self._running_hand():
             prop = entry.proposal
             card = entry.event.get("card")
             if prop is not None and prop.source == "vision" and card and card not in zones and prop.zone is not None:

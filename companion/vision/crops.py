@@ -213,16 +213,24 @@ def _paper(lab: np.ndarray, top: float) -> np.ndarray:
     return (L > PAPER_LIGHT * top) & (L > 110) & (chroma < PAPER_CHROMA)
 
 
-def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> float:
-    """The share of ``box`` (clipped to the image) that looks like a card's paper: light against the
-    region's own brightest pixels, and nearly grey (``PAPER_LIGHT``, ``PAPER_CHROMA``); 0 for an empty box."""
+def _paper_in(image: np.ndarray, box: tuple[float, float, float, float]) -> tuple[np.ndarray, int, int] | None:
+    """Which pixels of ``box`` (clipped to the image) look like a card's paper: light against the region's own
+    brightest pixels, and nearly grey (``PAPER_LIGHT``, ``PAPER_CHROMA``); with the region's top-left corner
+    in the image.  None for an empty box."""
     H, W = image.shape[:2]
     x1, y1 = int(max(0, round(box[0]))), int(max(0, round(box[1])))
     x2, y2 = int(min(W, round(box[2]))), int(min(H, round(box[3])))
     if x2 <= x1 or y2 <= y1:
-        return 0.0
+        return None
     lab = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2LAB).astype(np.float32)
-    return float(_paper(lab, float(np.percentile(lab[..., 0], 95))).mean())
+    return _paper(lab, float(np.percentile(lab[..., 0], 95))), x1, y1
+
+
+def paper_share(image: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The share of ``box`` (clipped to the image) that looks like a card's paper (:func:`_paper_in`); 0 for
+    an empty box."""
+    found = _paper_in(image, box)
+    return 0.0 if found is None else float(found[0].mean())
 
 
 def paper_box(image: np.ndarray, box: tuple[float, float, float, float], share: float = 0.25
@@ -230,13 +238,10 @@ def paper_box(image: np.ndarray, box: tuple[float, float, float, float], share: 
     """``box`` shrunk to the card paper it holds: its first and last rows and columns in which at least
     ``share`` of the pixels look like paper (as :func:`paper_share` tells them).  None when no row or
     column is that much paper."""
-    H, W = image.shape[:2]
-    x1, y1 = int(max(0, round(box[0]))), int(max(0, round(box[1])))
-    x2, y2 = int(min(W, round(box[2]))), int(min(H, round(box[3])))
-    if x2 - x1 < 2 or y2 - y1 < 2:
+    found = _paper_in(image, box)
+    if found is None or min(found[0].shape) < 2:
         return None
-    lab = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2LAB).astype(np.float32)
-    mask = _paper(lab, float(np.percentile(lab[..., 0], 95)))
+    mask, x1, y1 = found
     rows = np.flatnonzero(mask.mean(axis=1) >= share)
     cols = np.flatnonzero(mask.mean(axis=0) >= share)
     if not len(rows) or not len(cols):
