@@ -235,3 +235,14 @@ def test_a_family_with_no_corner_reader_leaves_rows_as_they_are():
     image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
     plain = CardDetector("spanish", **photo_settings(rows=False)).detect(image)
     assert [(d.card, d.box) for d in spanish.detect(image)] == [(d.card, d.box) for d in plain]
+
+
+def test_a_paper_share_outside_0_to_1_is_one_clear_error(capsys):
+    with pytest.raises(ValueError, match="paper_rows"):
+        CardDetector("french", paper_rows=1.5)
+    from companion.vision.evaluate import main as evaluate_main
+
+    with pytest.raises(SystemExit) as exit_:
+        evaluate_main(["classifier", "--crops", "unused", "--paper-rows", "2"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "paper_rows must be in (0, 1)" in err and "Traceback" not in err
