@@ -433,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
                    help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
                         "share card paper (default %(default)s; 0: not)")
+    p.add_argument("--face-min-prob", type=float, default=None,
+                   help="leave out faces named under this probability (default: PHOTO_FACE_MIN_PROB with the shrunk "
+                        "view, 0 with one)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
@@ -444,14 +447,15 @@ def main(argv: list[str] | None = None) -> int:
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 **photo_settings(args.conf, args.scales, args.outlines,
-                                                 args.faint_conf, args.faint_min_prob, args.rows))
+                                                 args.faint_conf, args.faint_min_prob, args.rows,
+                                                 args.face_min_prob))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
-                    "paper_rows": detector.paper_rows,
+                    "paper_rows": detector.paper_rows, "face_min_prob": detector.face_min_prob,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}

@@ -458,3 +458,27 @@ def test_a_card_found_by_two_shrunk_views_counts_once(french, monkeypatch):
     monkeypatch.setattr(det, "_boxes_at", boxes_at)
     boxes, _, _ = det.find_boxes(np.zeros((400, 400, 3), np.uint8))
     assert sorted(map(tuple, boxes.tolist())) == sorted([small, big, other])
+
+
+def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeypatch):
+    """On real photos a box the detector was sure of that the classifier named at p < 0.2 lay on clutter (a
+    towel, a coin, a pip taken for a card), so a photo leaves such a face out; the table keeps every reading,
+    weighed by its tracker over many frames.  A back is kept whatever the classifier says."""
+    from companion.vision.detector import PHOTO_FACE_MIN_PROB, photo_settings
+
+    assert photo_settings()["face_min_prob"] == PHOTO_FACE_MIN_PROB > 0
+    assert photo_settings(scales=[1.0])["face_min_prob"] == 0.0  # one view: the table's settings
+    found = [Detection("QH", 0.9 * 0.95, (0.0, 0.0, 50.0, 70.0), 0.95, 0.9),
+             Detection("KC", 0.6 * 0.1, (60.0, 0.0, 110.0, 70.0), 0.1, 0.6),
+             Detection("back", 0.7, (120.0, 0.0, 170.0, 70.0), 0.05, 0.7)]
+    image = np.zeros((100, 200, 3), np.uint8)
+    cards = {}
+    for name, settings in (("photo", photo_settings()), ("table", {})):
+        det = CardDetector("french", **settings)
+        monkeypatch.setattr(det, "find_boxes", lambda img: (np.zeros((0, 4)), np.zeros(0), np.zeros(0, int)))
+        monkeypatch.setattr(det, "name_boxes", lambda img, *a: list(found))
+        monkeypatch.setattr(det, "split_rows", lambda img, dets: dets)
+        cards[name] = [d.card for d in det.detect(image)]
+    assert cards == {"photo": ["QH", "back"], "table": ["QH", "KC", "back"]}
+    with pytest.raises(ValueError, match="face_min_prob"):
+        CardDetector("french", face_min_prob=1.0)
