@@ -63,7 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
 
     try:
-        settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows)
+        settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
+                                  face_min_prob=args.min_prob)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -113,4 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
                    help="split a box around a row of overlapping cards into its cards (default: with the shrunk "
                         "view)")
+    p.add_argument("--min-prob", type=float, default=None, metavar="P",
+                   help="leave out faces the classifier names under this probability (default 0.2 with the shrunk "
+                        "view, 0 with --scales 1; 0 keeps every face found)")
     p.set_defaults(func=_run)

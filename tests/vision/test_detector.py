@@ -482,3 +482,20 @@ def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeyp
     assert cards == {"photo": ["QH", "back"], "table": ["QH", "KC", "back"]}
     with pytest.raises(ValueError, match="face_min_prob"):
         CardDetector("french", face_min_prob=1.0)
+
+
+def test_cli_min_prob_keeps_or_leaves_out_the_faces_named_weakly(capsys):
+    """`companion detect --min-prob P`: the photo's floor on the classifier's probability of a face, 0 keeping
+    every face found; a value outside [0, 1) is one clear error."""
+    images = [str(p) for p in sorted(FIXTURES.glob("*.jpg"))]
+
+    def faces(*extra: str) -> list[str]:
+        assert main(["detect", "--json", *extra, *images]) == 0
+        return [d["card"] for line in capsys.readouterr().out.strip().splitlines()
+                for d in json.loads(line)["detections"] if d["card"] != "back"]
+
+    every, default, sure = faces("--min-prob", "0"), faces(), faces("--min-prob", "0.99")
+    assert set(sure) <= set(default) <= set(every)
+    assert len(sure) < len(every)
+    assert main(["detect", "--min-prob", "1.5", images[0]]) == 2
+    assert "face_min_prob must be in [0, 1)" in capsys.readouterr().err
