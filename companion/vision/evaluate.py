@@ -446,9 +446,9 @@ def main(argv: list[str] | None = None) -> int:
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
-                                **photo_settings(args.conf, args.scales, args.outlines,
-                                                 args.faint_conf, args.faint_min_prob, args.rows,
-                                                 args.face_min_prob))
+                                **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
+                                                 faint_min_prob=args.faint_min_prob, rows=args.rows,
+                                                 face_min_prob=args.face_min_prob))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
