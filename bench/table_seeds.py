@@ -11,8 +11,9 @@ A seed whose streams are there already is only replayed, so a run that was
 stopped goes on where it was, and a tracker change is measured on every seed in
 minutes.  ``--jobs`` seeds run at once (default 2: about 2.5 minutes a seed of
 60 hands for each of the two cores here).  Then it prints hands scored right per
-seed with and without answers, and the totals by deck and by camera, from the
-runs' own ``sessions-*.json`` files (``companion.table.evaluate.summarise``).
+seed with and without answers, and the totals by deck and by camera and what the
+hands scored wrong were lost to, from the runs' own ``sessions-*.json`` files
+(``companion.table.evaluate.summarise``).
 
 Why a driver: the figures are sums over 22 seeds and 1,320 hands, measured anew on
 every machine (nothing of a session's working folders survives it), and a
@@ -92,7 +93,8 @@ def collect(out: Path, seeds: list[int]) -> dict[str, dict[int, list[dict[str, A
 
 
 def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
-    """Print hands scored right per seed and in total (and by deck and camera); returns the totals."""
+    """Print hands scored right per seed and in total (and by deck and camera, and what the others were lost
+    to: ``companion.table.evaluate.loss_cause``); returns the totals."""
     found = collect(out, seeds)
     table = Table(title=f"hands scored right ({out})")
     table.add_column("seed", justify="right")
@@ -117,6 +119,7 @@ def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
                        "scored_share": summary["scored_share"],
                        "by_design": {k: f"{v['scored']}/{v['hands']}" for k, v in summary["by_design"].items()},
                        "by_camera": {k: f"{v['scored']}/{v['hands']}" for k, v in summary["by_camera"].items()},
+                       "lost_by_cause": summary["lost_by_cause"],
                        "latency_median_s": summary["latency_median_s"],
                        "latency_unasked_p90_s": summary["latency_unasked_p90_s"]}
     table.add_section()
@@ -126,7 +129,8 @@ def report(out: Path, seeds: list[int], console: Console) -> dict[str, Any]:
     console.print(table)
     for tag, t in totals.items():
         console.print(f"{TAGS[tag]}: by deck {t['by_design']}; by camera {t['by_camera']}; card to score "
-                      f"median {t['latency_median_s']} s, p90 of the unasked {t['latency_unasked_p90_s']} s")
+                      f"median {t['latency_median_s']} s, p90 of the unasked {t['latency_unasked_p90_s']} s; "
+                      f"hands lost to {t['lost_by_cause'] or '-'}")
     return totals
 
 

@@ -146,6 +146,40 @@ def hand_cards(events: list[dict[str, Any]]) -> Counter[str]:
     return cards
 
 
+LOSS_CAUSES = ("no hand", "vira", "play missed", "play extra", "card misread", "seat", "calls")
+
+
+def loss_cause(truth: list[dict[str, Any]], got: list[dict[str, Any]]) -> str:
+    """Why a hand of the log differs from the truth's, the first of ``LOSS_CAUSES`` that holds: no such hand
+    in the log; its vira read wrong; fewer plays (a card the camera missed, or the hand closed early); more
+    plays (a card seen twice, a phantom, or the next hand's cards taken into this one); a card named wrong
+    (a covered play read face up counts here too); the right cards at the wrong seats or in the wrong order;
+    else the calls (a bet or answer heard wrong, missed, or put to the wrong team).
+
+    Why: the figures say how many hands are scored right, and the next thing anyone asks is what the others
+    lost to, which decides where work goes (the detector, the classifier, the tracker, the speech layer).
+    One hand gone wrong often takes the next with it (its cards spill over), which shows here as a missed
+    play in one hand and an extra one in the next.
+    """
+    if not got:
+        return "no hand"
+
+    def vira(hand: list[dict[str, Any]]) -> str | None:
+        return next((e.get("vira") for e in hand if e.get("type") == "hand"), None)
+
+    if vira(truth) != vira(got):
+        return "vira"
+    want = [e for e in truth if e.get("type") == "play"]
+    have = [e for e in got if e.get("type") == "play"]
+    if len(have) != len(want):
+        return "play missed" if len(have) < len(want) else "play extra"
+    if hand_cards(truth) != hand_cards(got):
+        return "card misread"
+    if [normalise(e) for e in want] != [normalise(e) for e in have]:
+        return "seat"
+    return "calls"
+
+
 def compare(match: dict[str, Any], truth: list[dict[str, Any]], got: list[dict[str, Any]]) -> dict[str, Any]:
     """Hands logged exactly and scored right, and cards logged right.
 
@@ -169,7 +203,8 @@ def compare(match: dict[str, Any], truth: list[dict[str, Any]], got: list[dict[s
         cards += sum(want.values())
         cards_right += sum((want & have).values())
         per_hand.append({"exact": same, "scored": right, "truth_points": tp[i] if i < len(tp) else None,
-                         "got_points": gp[i] if i < len(gp) else None})
+                         "got_points": gp[i] if i < len(gp) else None,
+                         **({} if right else {"cause": loss_cause(hand, other)})})
     return {"hands": len(th), "exact": exact, "scored": scored, "extra_hands": max(0, len(gh) - len(th)),
             "cards": cards, "cards_right": cards_right, "per_hand": per_hand}
 
@@ -413,6 +448,9 @@ def summarise(rows: list[dict[str, Any]], mode: str) -> dict[str, Any]:
         answered = sum(n for k, n in said.items() if not k.endswith("left"))
         out["answers_per_hand"] = round(answered / hands, 2) if hands else None
     out["by_variant"] = {v: tally(sub) for v, sub in _groups(rows, lambda r: r["variant"]).items()}
+    # what the hands scored wrong lost to (loss_cause; runs older than it have no cause: left out)
+    causes = Counter(h["cause"] for r in rows for h in r.get("per_hand", []) if not h["scored"] and "cause" in h)
+    out["lost_by_cause"] = {c: causes[c] for c in LOSS_CAUSES if causes[c]}
     out["cards_right_by_design"] = {
         d: f"{sum(r.get('cards_right', 0) for r in sub)}/{sum(r.get('cards', 0) for r in sub)}"
         for d, sub in _groups(rows, lambda r: r.get("design", "?")).items()}

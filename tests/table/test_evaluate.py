@@ -176,3 +176,37 @@ def test_a_hand_without_a_vira_is_not_timed_from_the_deal():
                                       applied({"type": "hand", "dealer": 1, "vira": "5H"}, 9.4, "settle")])
     result = SimpleNamespace(session=SimpleNamespace(fusion=fusion))
     assert latencies(result, script) == [(0.3, "auto"), (0.4, "settle")]
+
+
+def test_a_hand_scored_wrong_says_what_it_was_lost_to():
+    from companion.table.evaluate import compare, loss_cause, summarise
+
+    hand = [{"type": "hand", "dealer": 1, "vira": "5H"}, {"type": "play", "seat": 0, "card": "4C"},
+            {"type": "play", "seat": 1, "card": "7D"}, {"type": "raise", "seat": 0, "to": 3}]
+    plays = hand[1:3]
+
+    def but(*events: dict) -> list[dict]:
+        return [hand[0], *events]
+
+    assert loss_cause(hand, []) == "no hand"
+    assert loss_cause(hand, [{"type": "hand", "dealer": 1, "vira": "5D"}, *hand[1:]]) == "vira"
+    assert loss_cause(hand, but(plays[0], hand[3])) == "play missed"
+    assert loss_cause(hand, but(*plays, {"type": "play", "seat": 0, "covered": True}, hand[3])) == "play extra"
+    assert loss_cause(hand, but(plays[0], {"type": "play", "seat": 1, "card": "7H"}, hand[3])) == "card misread"
+    assert loss_cause(hand, but(plays[0], {"type": "play", "seat": 1, "covered": True}, hand[3])) == "card misread"
+    assert loss_cause(hand, but(plays[1], plays[0], hand[3])) == "seat"  # the right cards, the wrong order
+    assert loss_cause(hand, but(*plays)) == "calls"  # the truco was never heard
+    # the vira decides first: a hand whose vira was misread shows as that, whatever else went wrong
+    assert loss_cause(hand, [{"type": "hand", "dealer": 1, "vira": "5D"}, plays[0]]) == "vira"
+
+    # compare() keeps the cause of each hand scored wrong, summarise() counts them.  Vira 5H (manilhas: the
+    # sixes): seat 1 takes both tricks with 7D and 3D; read as 4D, its second card loses to KH
+    match = {"type": "match", "variant": "paulista", "players": 2}
+    truth = [match, hand[0], *plays, {"type": "play", "seat": 1, "card": "3D"}, {"type": "play", "seat": 0, "card": "KH"}]
+    got = [match, hand[0], *plays, {"type": "play", "seat": 1, "card": "4D"}, {"type": "play", "seat": 0, "card": "KH"}]
+    cmp = compare(match, truth, got)
+    assert cmp["scored"] == 0 and [h.get("cause") for h in cmp["per_hand"]] == ["card misread"]
+    assert "cause" not in compare(match, truth, truth)["per_hand"][0]
+    row = {**cmp, "latency": [], "stats": {"process_ms": 1.0}, "wall": 1.0, "duration": 1.0, "variant": "paulista",
+           "tilt": 0.0}
+    assert summarise([row, {**row, "per_hand": [{"scored": False}]}], "video")["lost_by_cause"] == {"card misread": 1}
