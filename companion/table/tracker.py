@@ -703,7 +703,14 @@ class TableTracker:
         on_table = any(
             t.hits >= 2 and t.strong_hits and not (t.anchor is not None and t.anchor.kind == "deck")
             for t in self.tracks)
-        if any(d.seen >= cfg.min_detection_confidence for d in frame.detections):
+        # A frame is no blank one while a card played, still read as the card played, is seen in it,
+        # however weakly: a rendered Mineiro hand's first card, seen well while put down, then boxed at
+        # 0.21-0.25 (the deck too), was taken for swept 0.6 s after it was played, the table for cleared,
+        # and the next card closed the hand as a new deal (three hands lost).  (Weak plays do not hold the
+        # table otherwise: a phantom one that vanished would then count as a sweep.)
+        if (any(d.seen >= cfg.min_detection_confidence for d in frame.detections)
+                or any(t.missed == 0 and t.anchor is not None and t.anchor.kind == "play"
+                       and t.label == t.anchor.label != BACK for t in self.tracks)):
             self._blank_since = None
         elif self._blank_since is None:
             self._blank_since = frame.t

@@ -924,3 +924,26 @@ def test_a_vira_first_boxed_as_a_back_where_the_deck_then_lies_beside_it_is_the_
         frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
     session = run_frames(frames)
     assert events(session)[:1] == [{"type": "hand", "dealer": 3, "vira": "7H"}]
+
+
+def test_a_card_played_that_the_detector_sees_only_weakly_keeps_the_hand_on_the_table():
+    """A rendered Mineiro hand (no vira): its first card, seen well while put down, then boxed at
+    presence 0.22 once it lay still, was played, then taken for swept a moment later (no box of the
+    frame at 0.3 or more: the deck was seen weakly too), the table counted as cleared, and the next card
+    closed the hand as a new deal: three hands lost.  A card played, still read as the card played,
+    makes a frame no blank one however weakly it is seen: the next card is the hand's next play."""
+    from .streams import run_frames
+
+    deck = Detection(BACK, 0.25, (330.8, 196.8, 389.3, 283.0), 0.25)
+    landing = Detection("4C", 0.45, (218.9, 357.9, 278.8, 443.7), 0.5, (("4S", 0.1),))  # being put down
+    lying = Detection("4C", 0.2, landing.box, 0.22, (("4S", 0.01),))  # lying still: seen weakly
+    second = Detection("AS", 0.8, (449.4, 127.7, 510.5, 213.7), 0.9)
+    frames = []
+    for k in range(60):
+        t = round(k * 0.1, 1)
+        seen = [deck] + ([landing] if 1.0 <= t < 1.4 else [lying] if t >= 1.4 else []) + ([second] if t >= 4.5 else [])
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="mineiro")
+    assert events(session) == [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "4C"},
+                               {"type": "play", "seat": 1, "card": "AS"}]
+    assert not any("left the view" in e or "cleared during" in e for e in session.tracker.events)
