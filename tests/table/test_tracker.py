@@ -947,3 +947,33 @@ def test_a_card_played_that_the_detector_sees_only_weakly_keeps_the_hand_on_the_
     assert events(session) == [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "4C"},
                                {"type": "play", "seat": 1, "card": "AS"}]
     assert not any("left the view" in e or "cleared during" in e for e in session.tracker.events)
+
+
+def test_a_covered_card_the_camera_never_saw_goes_in_when_the_next_card_lies_in_the_next_seats_zone():
+    """The late-covered stream with seat 2's covered card never seen at all: QS lies in seat 3's zone
+    while seat 2 is due.  Unattended, it used to go in as seat 2's play at the timeout, and every later
+    card of the hand took the wrong seat.  Seat 3 is the next to play, seat 2 may play face down: a
+    covered play goes in for seat 2 first (flagged ``unseen``), then QS and 5C for the seats of their
+    zones."""
+    import dataclasses
+
+    from companion.table.observations import read_stream
+
+    from .streams import FIXTURES, run_frames
+
+    header, frames = read_stream(FIXTURES / "late_covered.jsonl")
+    deck = (330.8, 196.8, 389.3, 283.0)
+    unseen = [dataclasses.replace(f, detections=tuple(d for d in f.detections if d.label != BACK or
+                                                    abs(d.box[0] - deck[0]) < 20 and abs(d.box[1] - deck[1]) < 20))
+              for f in frames]
+    session = run_frames(unseen, calibration=Calibration.from_dict(header["calibration"]))
+    first_trick = [{"type": "play", "seat": seat, "card": card} for seat, card in enumerate(["4C", "AS", "KD", "JH"])]
+    assert events(session) == [HAND, *first_trick, {"type": "play", "seat": 1, "card": "7D"},
+                               {"type": "play", "seat": 2, "covered": True}, {"type": "play", "seat": 3, "card": "QS"},
+                               {"type": "play", "seat": 0, "card": "5C"}]
+    (inferred,) = [a for a in session.fusion.applied if a.proposal is not None and "unseen" in a.proposal.flags]
+    assert inferred.resolved_by == "timeout" and "never seen" in inferred.proposal.reason
+    # in the first trick nobody may play face down: there the card still goes in for the seat due
+    early = [dataclasses.replace(f, detections=tuple(d for d in f.detections if d.label != "AS")) for f in frames]
+    session = run_frames(early, calibration=Calibration.from_dict(header["calibration"]))
+    assert not any(a.proposal is not None and "unseen" in a.proposal.flags for a in session.fusion.applied)
