@@ -484,7 +484,11 @@ class Fusion:
                 if timeout is not None and "wrong_seat" in head.flags and self.config.seat_timeout:
                     timeout = max(timeout, self.config.seat_timeout)
                 if timeout is not None and self.now - self.pending_since[head.id] >= timeout:
-                    if self.config.auto_action == "accept" and not set(head.flags) & set(self.config.timeout_rejects):
+                    # (a face-down card outside the due seat's zone is left out: on replays of the rendered
+                    # sessions 13 such cards read surely were no covered play of that seat -- a back of the
+                    # deck or of a gathered trick, a face read as a back -- and 2 were)
+                    if (self.config.auto_action == "accept" and not set(head.flags) & set(self.config.timeout_rejects)
+                            and not (head.event.get("covered") and "wrong_seat" in head.flags)):
                         self._unseen_covered(head)
                         self.confirm(by="timeout")
                     else:

@@ -751,3 +751,30 @@ def test_a_card_read_again_since_it_went_in_is_renamed_unless_the_table_said_wha
     assert fusion.log.game.events[1:] == [_card(0, "4C", 0).event, _card(1, "7D", 0).event]
     assert any("7C read as 4C since it went in: renamed" in m for m in fusion.messages)
     assert not fusion.queue and not fusion.pending
+
+
+def test_unattended_a_face_down_card_outside_the_due_seats_zone_is_left_out_at_the_timeout():
+    """Measured on replays of the rendered sessions: of the covered plays read surely but lying in another
+    seat's zone than the seat due, 13 were no covered play of that seat (a back of the deck or of a
+    gathered trick, a face card read as a back) and 2 were.  At the unattended timeout such a card is
+    left out; a face-up card there still goes in (the zones cannot say its card is not that seat's), and
+    a face-down card in the due seat's own zone too."""
+    def after_first_trick() -> Fusion:
+        fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+        for seat, card in enumerate(["4C", "AS", "KD", "JH"]):  # AS takes the trick: seat 1 leads
+            fusion.submit(_card(seat, card, 2.0 + seat))
+        fusion.tick(7.0)
+        assert len(fusion.log.events) == 5
+        return fusion
+
+    fusion = after_first_trick()
+    fusion.submit(Proposal({"type": "play", "seat": 1, "covered": True}, 8.0, 0.8, "vision", ["wrong_seat"], zone=3))
+    for t in (9.0, 12.0, 20.0):
+        fusion.tick(t)
+    assert len(fusion.log.events) == 5 and fusion.rejected[-1].event.get("covered")
+    fusion = after_first_trick()
+    fusion.submit(Proposal({"type": "play", "seat": 1, "covered": True}, 8.0, 0.4, "vision", ["low_confidence"], zone=1))
+    fusion.submit(_card(2, "7D", 9.0, flags=["wrong_seat"], zone=0))  # face up, in seat 0's zone: in for seat 2
+    for t in (9.0, 12.0, 20.0, 30.0):
+        fusion.tick(t)
+    assert fusion.log.events[5:] == [{"type": "play", "seat": 1, "covered": True}, {"type": "play", "seat": 2, "card": "7D"}]
