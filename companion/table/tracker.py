@@ -726,6 +726,20 @@ class TableTracker:
             on_table = False
             self.tracks = [t for t in self.tracks if t.anchor is not None and t.anchor.kind == "deck"]
             self._swept(frame.t, current, self._blank_since)
+        elif (on_table and cfg.blank_seconds is not None and self._blank_since is not None
+                and frame.t - self._blank_since + 1e-6 >= cfg.blank_seconds and not current.in_hand):
+            # Between hands the same: not one card read for blank_seconds, the finished hand's cards were
+            # gathered though their tracks live on.  The next vira turned within a track's patience where
+            # the last one lay, and the same card (a rendered Paulista table turned 6D twice in a row, the
+            # table empty 0.7 s between), was taken for the old vira seen again, and the whole hand was
+            # shown as cards put down after the hand.
+            self.tracks = [t for t in self.tracks if t.anchor is not None and t.anchor.kind == "deck"]
+            self.anchors = [a for a in self.anchors if a.kind == "deck"]
+            self._had_cards = False
+            self._blank_since = None
+            self.epoch += 1
+            self.events.append(f"{frame.t:.2f}s table cleared (nothing seen for {cfg.blank_seconds:g} s)")
+            return
         if on_table:
             self._empty_since = None
             self._had_cards = True

@@ -977,3 +977,36 @@ def test_a_covered_card_the_camera_never_saw_goes_in_when_the_next_card_lies_in_
     early = [dataclasses.replace(f, detections=tuple(d for d in f.detections if d.label != "AS")) for f in frames]
     session = run_frames(early, calibration=Calibration.from_dict(header["calibration"]))
     assert not any(a.proposal is not None and "unseen" in a.proposal.flags for a in session.fusion.applied)
+
+
+def test_the_same_vira_turned_again_after_a_short_sweep_is_a_new_deal():
+    """A rendered Paulista table turned 6D for two hands in a row.  Between them nothing at all was seen
+    for 0.7 s, less than a track's patience, and the new 6D lay where the old one had: it was taken for
+    the finished hand's vira seen again, and the whole next hand was shown as cards after the hand.
+    Nothing seen for ``blank_seconds`` between hands ends the finished hand's cards."""
+    deck = frozenset({"5H", "4C", "AS", "7D"})
+    table = _FakeTable()
+    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+    hands: list[dict] = []
+
+    def submit(p: Proposal) -> None:
+        table.submit(p)
+        if p.event.get("type") == "hand":
+            hands.append(p.event)
+            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0,
+                                   hand_number=len(hands))
+
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    vira = Detection("5H", 0.9, (237.9, 209.4, 322.9, 270.3), 0.9)
+    played = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9)
+    for k in range(30):
+        t = round(k * 0.1, 1)
+        if k == 20:  # the hand is over (the engine says so), its cards still lie there
+            table.view = TableView(4, deck, True, False, None, frozenset(), 0, hand_number=1)
+        seen = (DECK, vira) + ((played,) if k >= 10 else ())
+        tracker.update(FrameDetections(t, seen, None, (640, 480)), lambda: table.view, submit)
+    for k in range(30, 37):  # gathered: nothing at all for 0.7 s
+        tracker.update(FrameDetections(round(k * 0.1, 1), (), None, (640, 480)), lambda: table.view, submit)
+    for k in range(37, 50):  # the next deal turns the same card where the last vira lay
+        tracker.update(FrameDetections(round(k * 0.1, 1), (DECK, vira), None, (640, 480)), lambda: table.view, submit)
+    assert hands == [{"type": "hand", "dealer": 3, "vira": "5H"}, {"type": "hand", "dealer": 0, "vira": "5H"}]
