@@ -714,9 +714,9 @@ class TableTracker:
             self._blank_since = None
         elif self._blank_since is None:
             self._blank_since = frame.t
-        if (on_table and cfg.blank_seconds is not None and self._blank_since is not None
-                and frame.t - self._blank_since + 1e-6 >= cfg.blank_seconds
-                and current.in_hand and current.cards_this_hand and self._stale_hand != current.hand_number):
+        blank = (on_table and cfg.blank_seconds is not None and self._blank_since is not None
+                 and frame.t - self._blank_since + 1e-6 >= cfg.blank_seconds)
+        if blank and current.in_hand and current.cards_this_hand and self._stale_hand != current.hand_number:
             # Not one card read in the frames of the last blank_seconds: the table was gathered (or the
             # view blocked whole), though each card's track lives on for track_patience.  A new deal put
             # down before that ran out (a vira turned 0.8 s after the last hand's cards left, where the
@@ -726,19 +726,15 @@ class TableTracker:
             on_table = False
             self.tracks = [t for t in self.tracks if t.anchor is not None and t.anchor.kind == "deck"]
             self._swept(frame.t, current, self._blank_since)
-        elif (on_table and cfg.blank_seconds is not None and self._blank_since is not None
-                and frame.t - self._blank_since + 1e-6 >= cfg.blank_seconds and not current.in_hand):
+        elif blank and not current.in_hand:
             # Between hands the same: not one card read for blank_seconds, the finished hand's cards were
             # gathered though their tracks live on.  The next vira turned within a track's patience where
             # the last one lay, and the same card (a rendered Paulista table turned 6D twice in a row, the
             # table empty 0.7 s between), was taken for the old vira seen again, and the whole hand was
             # shown as cards put down after the hand.
             self.tracks = [t for t in self.tracks if t.anchor is not None and t.anchor.kind == "deck"]
-            self.anchors = [a for a in self.anchors if a.kind == "deck"]
-            self._had_cards = False
             self._blank_since = None
-            self.epoch += 1
-            self.events.append(f"{frame.t:.2f}s table cleared (nothing seen for {cfg.blank_seconds:g} s)")
+            self._forget_finished(frame.t, f"table cleared (nothing seen for {cfg.blank_seconds:g} s)")
             return
         if on_table:
             self._empty_since = None
@@ -752,10 +748,7 @@ class TableTracker:
             return
         if not current.in_hand:
             if empty_for >= cfg.reset_seconds:
-                self._had_cards = False
-                self.anchors = [a for a in self.anchors if a.kind == "deck"]
-                self.epoch += 1
-                self.events.append(f"{frame.t:.2f}s table cleared")
+                self._forget_finished(frame.t, "table cleared")
             return
         if current.cards_this_hand == 0:
             return  # (a vira alone going out of sight is no swept table)
@@ -776,6 +769,14 @@ class TableTracker:
             self._cleared_reported = True
             submit(Proposal(closing_event(current), frame.t, 0.5, "vision", ["table_cleared"],
                             "table cleared before the hand ended", True, frame.t))
+
+    def _forget_finished(self, now: float, what: str) -> None:
+        """Between hands, the table was cleared: the finished hand's cards are forgotten (the deck kept), so a
+        card seen where one of them lay is a new one."""
+        self._had_cards = False
+        self.anchors = [a for a in self.anchors if a.kind == "deck"]
+        self.epoch += 1
+        self.events.append(f"{now:.2f}s {what}")
 
     def _swept(self, now: float, current: TableView, since: float) -> None:
         """Every card of the running hand left the view at ``since``: swept (a new deal that follows
