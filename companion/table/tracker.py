@@ -194,6 +194,7 @@ class Track:
     proposed_play: bool = False  # this track itself was proposed as a play (not matched to an earlier card)
     decided_counts: dict[str, int] | None = None  # its counts when it was decided a play (see _late_reread)
     early_readings: frozenset[str] = frozenset()  # every reading it had by then
+    named: dict[str, float] = field(default_factory=dict)  # best reading -> summed naming probability (sureness)
 
     def add(self, det: Detection, t: float, strong: bool = True) -> None:
         self.strong_hits += strong
@@ -204,6 +205,7 @@ class Track:
         self.missed = 0
         self.votes[det.label] = self.votes.get(det.label, 0.0) + det.confidence
         self.counts[det.label] = self.counts.get(det.label, 0) + 1
+        self.named[det.label] = self.named.get(det.label, 0.0) + det.confidence / max(det.seen, 1e-6)
         for label, conf in det.alternatives:
             self.alt_votes[label] = self.alt_votes.get(label, 0.0) + conf
 
@@ -230,6 +232,17 @@ class Track:
         if n == 0:  # a runner-up reading decided on (label_override), never the best one of a frame
             return self.support(label) / max(1, self.hits)
         return (self.votes[label] / n) * (n / self.hits)
+
+    @property
+    def sureness(self) -> float:
+        """How surely the card is named ``label``, whether or not a card is there: the classifier's mean
+        probability of the label over the frames that read it so, the detector's presence divided out.
+        Why: a deck whose back the classifier never saw is boxed surely and named some face at p 0.09
+        (median over the held-out one-pip deck's deals; its vira 0.46), and a vira read otherwise in its
+        first frames (3C, then 3S; JD, then KS) had its confidence cut by its share: the deck, read QC
+        alone, looked the surer face and became the vira."""
+        n = self.counts.get(self.label, 0)
+        return self.named.get(self.label, 0.0) / n if n else 0.0
 
     @property
     def share(self) -> float:
@@ -963,6 +976,8 @@ class TableTracker:
                     return  # the vira may still be hidden: do not take a played card for it yet
                 if by_deck and self._surer_vira(track, current):
                     return  # another face by the deck is the vira; this one waits (the deck misread?)
+                if by_deck and self._last_vira_in_view(track):
+                    return  # the last hand's vira still lies where it was turned: the cards were not gathered
                 self._anchor(track, "vira")
                 # the deal came before any card seen while the vira was hidden
                 waiting = self._first_seen_undecided(track)
@@ -1129,9 +1144,22 @@ class TableTracker:
             if (other is track or other.decided or other.missed or other.label == BACK
                     or other.label not in current.deck or other.hits < self.config.min_frames):
                 continue
-            if self._in_middle(other.box) and other.confidence > track.confidence:
+            if self._in_middle(other.box) and other.sureness > track.sureness:
                 return True
         return False
+
+    def _last_vira_in_view(self, track: Track) -> bool:
+        """The finished hand's vira is still in view (its track, not ``track``, lives: seen within its patience).
+
+        Why: a new vira is turned only after the last hand's cards, its vira and deck among them, were
+        gathered and shuffled.  While the old vira still lies in view, a face by the deck is the deck
+        itself read as a face (a back the classifier never saw) or a card passing over the middle.
+        Measured on the recorded streams: the held-out one-pip deck's back, read QC at 0.05, became the
+        vira of a new hand as soon as the engine ended the last one, four seconds before the sweep, and
+        the real deal that followed closed that phantom hand and lost it."""
+        return any(other is not track and other.anchor is not None
+                   and other.anchor.kind == "finished" and other.anchor.kind_before == "vira"
+                   for other in self.tracks)
 
     def _face_on_deck(self, track: Track, current: TableView) -> float:
         """How surely a track taken for the deck reads as a face while another deck, a back, lies in view
