@@ -1224,6 +1224,7 @@ class Fusion:
                 return self._take_out(settling, by)
             self.say("nothing to reject")
             return False
+        prop.rejected_by = by  # the table's word (the tracker looks again at a vira the table rejected)
         self._drop(prop, by)
         return True
 

@@ -192,6 +192,7 @@ class Proposal:
     said: Any = None  # the words a voice proposal was interpreted from (to interpret them again)
     alternatives: list[str] = field(default_factory=list)  # other readings of the card, best first
     settled: bool = False  # applied or rejected (set by fusion): its event can no longer change
+    rejected_by: str | None = None  # the table rejected it, by this means ("key", "voice"...; set by fusion.reject)
     # a card applied while it still settles (see Fusion.settling): until this stream time the tracker
     # keeps reading it, and a reading that changes renames it in the log (None: closed)
     open_until: float | None = None

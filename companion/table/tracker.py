@@ -573,6 +573,8 @@ class TableTracker:
         current: TableView | None = None
         for track, prop, key in self._waiting:
             applied = prop.settled and prop.open_until is not None and now <= prop.open_until
+            if prop.rejected_by is not None and key == "vira" and id(track) in alive:
+                self._not_the_vira(track)
             if (prop.settled and not applied) or id(track) not in alive:
                 continue
             keep.append((track, prop, key))
@@ -616,6 +618,22 @@ class TableTracker:
             current = None  # the view changes with the event
         self._waiting = keep
         return changed
+
+    def _not_the_vira(self, track: Track) -> None:
+        """The table rejected ``track`` as the new hand's vira: it is taken for the deck (a back the
+        classifier read as a face), so a face by the deck can be the vira, one taken for the deck
+        included (see :meth:`_turned_up`).
+
+        Why: at a rendered deal the vira, boxed as a back while it was turned, was taken for the deck,
+        and the deck, read QC, was proposed as the vira.  The table said no, and nothing was proposed
+        again: the vira, read 3D from then on, stayed the deck, and seat 2's first card became the
+        vira four seconds later.  Three hands were lost with a table that answers, none without."""
+        if track.anchor is None or track.anchor.kind != "vira":
+            return
+        old = track.label
+        track.label_override = BACK
+        track.anchor.kind, track.anchor.label = "deck", BACK
+        self.events.append(f"{track.last_t:.2f}s the table said {old} is no vira: taken for the deck")
 
     def _late_reread(self, now: float, view: ViewFn, submit: Submit) -> None:
         """A play of the running hand read as another card in nearly every frame since it was decided:

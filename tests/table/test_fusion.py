@@ -57,6 +57,23 @@ def test_flagged_proposal_blocks_until_confirmed():
     assert [e.get("card") for e in fusion.log.events[1:]] == ["4C", "AS"]
 
 
+def test_a_proposal_the_table_rejects_says_so_and_one_dropped_at_the_timeout_does_not():
+    # the tracker looks again at a vira the table said no to (TableTracker._not_the_vira): only the
+    # table's word marks a proposal rejected, not the unattended timeout
+    fusion = _fusion()
+    doubt = _card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.4)
+    fusion.submit(doubt)
+    fusion.tick(2.5)
+    assert fusion.reject(by="voice") and doubt.settled and doubt.rejected_by == "voice"
+    unattended = _fusion(pending_timeout=1.0)
+    nobody = _card(0, "4C", 2.0, flags=["low_confidence"], confidence=0.4)
+    nobody.event["seat"] = -1  # a card with no seat: dropped at the timeout
+    unattended.submit(nobody)
+    for k in range(30):
+        unattended.tick(2.0 + 0.2 * k)
+    assert nobody.settled and nobody in unattended.rejected and nobody.rejected_by is None
+
+
 def test_weak_card_without_a_rival_goes_in_at_once_and_settles_without_a_question():
     """Live (no pending timeout): a card read weakly with no possible rival reading goes in at once,
     shown '~' and open for ``settle_timeout``; the cards after it do not wait.  One with a rival waits

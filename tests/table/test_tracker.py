@@ -1075,3 +1075,29 @@ def test_the_vira_is_the_face_named_more_surely_not_the_deck_read_as_a_face():
         tracker.update(FrameDetections(round(k * 0.1, 1), tuple(seen), None, (640, 480)), lambda: table.view, submit)
     hands = [p.event for p in table.proposals if p.event.get("type") == "hand"]
     assert hands == [{"type": "hand", "dealer": 3, "vira": "3S"}]
+
+
+def test_a_vira_the_table_rejects_is_taken_for_the_deck_and_the_face_beside_it_becomes_the_vira():
+    """A rendered deal: the vira, boxed as a back while it was turned, was taken for the deck, and the
+    deck, read QC, was proposed as the vira.  The table said no, and nothing was proposed again: the vira,
+    read 3D from then on, stayed the deck, and a seat's first card became the vira.  A vira the table
+    rejects is the deck: the face taken for the deck is looked at again, and proposed as the vira."""
+    deck = frozenset({"3D", "QC", "3S", "7D"})
+    table = _FakeTable()
+    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    vira_box, deck_box = (243.0, 187.0, 322.0, 245.0), (327.0, 191.0, 382.0, 263.0)
+    for k in range(40):
+        t = round(k * 0.1, 1)
+        if k < 6:  # being turned: boxed as a back
+            seen = [Detection(BACK, 0.6, vira_box, 0.6)]
+        else:
+            seen = [Detection("3D", 0.3, vira_box, 0.55)]
+        if k >= 1:
+            seen.append(Detection("QC", 0.06, deck_box, 0.55))
+        tracker.update(FrameDetections(t, tuple(seen), None, (640, 480)), lambda: table.view, table.submit)
+        for p in table.proposals:
+            if p.event.get("vira") == "QC" and not p.settled:  # the table: "no, that is the deck"
+                p.rejected_by, p.settled = "key", True
+    viras = [p.event["vira"] for p in table.proposals if p.event.get("type") == "hand"]
+    assert viras == ["QC", "3D"]
