@@ -630,10 +630,19 @@ class TableTracker:
         vira four seconds later.  Three hands were lost with a table that answers, none without."""
         if track.anchor is None or track.anchor.kind != "vira":
             return
-        old = track.label
+        old, hand = track.label, track.anchor.hand
         track.label_override = BACK
         track.anchor.kind, track.anchor.label = "deck", BACK
         self.events.append(f"{track.last_t:.2f}s the table said {old} is no vira: taken for the deck")
+        # the cards taken for plays of the hand it opened are looked at again (the vira among them:
+        # a rendered deal's KD, by the deck, went in as the first play of the hand the deck opened)
+        for other in self.tracks:
+            anchor = other.anchor
+            if other is not track and anchor is not None and anchor.hand == hand and anchor.kind in (
+                    "play", "covered", "flagged"):
+                self.anchors = [a for a in self.anchors if a is not anchor]
+                other.anchor, other.decided, other.label_override = None, False, None
+        self._waiting = [(t, p, k) for t, p, k in self._waiting if t.decided or t is track]
 
     def _late_reread(self, now: float, view: ViewFn, submit: Submit) -> None:
         """A play of the running hand read as another card in nearly every frame since it was decided:

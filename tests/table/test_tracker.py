@@ -1101,3 +1101,35 @@ def test_a_vira_the_table_rejects_is_taken_for_the_deck_and_the_face_beside_it_b
                 p.rejected_by, p.settled = "key", True
     viras = [p.event["vira"] for p in table.proposals if p.event.get("type") == "hand"]
     assert viras == ["QC", "3D"]
+
+
+def test_after_the_table_rejects_a_vira_a_card_taken_for_a_play_of_that_hand_can_be_the_vira():
+    """A rendered deal: the deck, read QC, went in as the vira, and the real vira, KD, seen a moment later
+    by the deck, was taken for the first play of that hand.  The table said no to QC; KD stayed a play of
+    a hand that never was, and a seat's card became the vira.  The cards taken for plays of the rejected
+    vira's hand are looked at again."""
+    deck = frozenset({"KD", "QC", "KC", "7D"})
+    table = _FakeTable()
+    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    deck_box, vira_box = (323.0, 196.0, 381.0, 270.0), (248.0, 220.0, 320.0, 280.0)
+
+    def submit(p: Proposal) -> None:
+        table.submit(p)
+        if p.event.get("type") == "hand":
+            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0, hand_number=1)
+
+    for k in range(50):
+        t = round(k * 0.1, 1)
+        seen = [Detection("QC", 0.05, deck_box, 0.4)]
+        if k >= 6:
+            seen.append(Detection("KD", 0.19, vira_box, 0.37))
+        tracker.update(FrameDetections(t, tuple(seen), None, (640, 480)), lambda: table.view, submit)
+        if k == 20:  # the table: "QC is no vira" (the hand it opened is undone)
+            for p in table.proposals:
+                if p.event.get("vira") == "QC":
+                    p.rejected_by, p.settled = "key", True
+            table.view = TableView(4, deck, True, False, None, frozenset(), 3)
+    assert [p.event.get("card") for p in table.proposals if p.event.get("type") == "play"][:1] == ["KD"]
+    viras = [p.event["vira"] for p in table.proposals if p.event.get("type") == "hand"]
+    assert viras == ["QC", "KD"]
