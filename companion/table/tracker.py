@@ -575,8 +575,8 @@ class TableTracker:
             applied = prop.settled and prop.open_until is not None and now <= prop.open_until
             if prop.rejected_by is not None and key == "vira" and id(track) in alive:
                 self._not_the_vira(track)
-            if (prop.settled and not applied) or id(track) not in alive:
-                continue
+            if (prop.settled and not applied) or id(track) not in alive or not track.decided:
+                continue  # (not decided: looked at again after the table rejected its hand's vira)
             keep.append((track, prop, key))
             if track.missed:
                 continue
@@ -642,7 +642,6 @@ class TableTracker:
                     "play", "covered", "flagged"):
                 self.anchors = [a for a in self.anchors if a is not anchor]
                 other.anchor, other.decided, other.label_override = None, False, None
-        self._waiting = [(t, p, k) for t, p, k in self._waiting if t.decided or t is track]
 
     def _late_reread(self, now: float, view: ViewFn, submit: Submit) -> None:
         """A play of the running hand read as another card in nearly every frame since it was decided:

@@ -980,36 +980,60 @@ def test_a_covered_card_the_camera_never_saw_goes_in_when_the_next_card_lies_in_
     assert not any(a.proposal is not None and "unseen" in a.proposal.flags for a in session.fusion.applied)
 
 
+class _DealingTable(_FakeTable):
+    """A view that opens a hand (``hand_number`` counting up, seat 0 due) on each new hand proposed."""
+
+    def __init__(self, deck: frozenset[str]) -> None:
+        super().__init__()
+        self.deck = deck
+        self.view = TableView(4, deck, True, False, None, frozenset(), 3)
+        self.hands: list[dict] = []
+        self.tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+
+    def submit(self, p: Proposal) -> None:
+        super().submit(p)
+        if p.event.get("type") == "hand":
+            self.hands.append(p.event)
+            self.view = TableView(4, self.deck, True, True, 0, frozenset({p.event["vira"]}), 0,
+                                  hand_number=len(self.hands))
+
+    def hand_over(self) -> None:
+        """The engine ends the running hand (its cards still lie there)."""
+        self.view = TableView(4, self.deck, True, False, None, frozenset(), 0, hand_number=len(self.hands))
+
+    def frame(self, t: float, *seen: Detection) -> None:
+        self.tracker.update(FrameDetections(round(t, 1), seen, None, (640, 480)), lambda: self.view, self.submit)
+
+    def reject_vira(self, vira: str) -> None:
+        """The table says no to the hand proposed with ``vira`` (as Fusion.reject marks it): it is undone."""
+        for p in self.proposals:
+            if p.event.get("vira") == vira and p.rejected_by is None:
+                p.rejected_by, p.settled = "key", True
+        self.hands = [h for h in self.hands if h.get("vira") != vira]
+        self.view = TableView(4, self.deck, True, False, None, frozenset(), 3, hand_number=len(self.hands))
+
+    def proposed(self, kind: str, key: str) -> list[str]:
+        """What each proposal of this ``kind`` named under ``key`` ("vira", "card"), rejected ones included."""
+        return [p.event.get(key) for p in self.proposals if p.event.get("type") == kind]
+
+
 def test_the_same_vira_turned_again_after_a_short_sweep_is_a_new_deal():
     """A rendered Paulista table turned 6D for two hands in a row.  Between them nothing at all was seen
     for 0.7 s, less than a track's patience, and the new 6D lay where the old one had: it was taken for
     the finished hand's vira seen again, and the whole next hand was shown as cards after the hand.
     Nothing seen for ``blank_seconds`` between hands ends the finished hand's cards."""
-    deck = frozenset({"5H", "4C", "AS", "7D"})
-    table = _FakeTable()
-    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    hands: list[dict] = []
-
-    def submit(p: Proposal) -> None:
-        table.submit(p)
-        if p.event.get("type") == "hand":
-            hands.append(p.event)
-            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0,
-                                   hand_number=len(hands))
-
-    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    table = _DealingTable(frozenset({"5H", "4C", "AS", "7D"}))
     vira = Detection("5H", 0.9, (237.9, 209.4, 322.9, 270.3), 0.9)
     played = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9)
     for k in range(30):
-        t = round(k * 0.1, 1)
-        if k == 20:  # the hand is over (the engine says so), its cards still lie there
-            table.view = TableView(4, deck, True, False, None, frozenset(), 0, hand_number=1)
-        seen = (DECK, vira) + ((played,) if k >= 10 else ())
-        tracker.update(FrameDetections(t, seen, None, (640, 480)), lambda: table.view, submit)
+        if k == 20:
+            table.hand_over()
+        table.frame(k * 0.1, DECK, vira, *((played,) if k >= 10 else ()))
     for k in range(30, 37):  # gathered: nothing at all for 0.7 s
-        tracker.update(FrameDetections(round(k * 0.1, 1), (), None, (640, 480)), lambda: table.view, submit)
+        table.frame(k * 0.1)
     for k in range(37, 50):  # the next deal turns the same card where the last vira lay
-        tracker.update(FrameDetections(round(k * 0.1, 1), (DECK, vira), None, (640, 480)), lambda: table.view, submit)
+        table.frame(k * 0.1, DECK, vira)
+    hands = table.hands
     assert hands == [{"type": "hand", "dealer": 3, "vira": "5H"}, {"type": "hand", "dealer": 0, "vira": "5H"}]
 
 
@@ -1018,34 +1042,20 @@ def test_the_deck_read_as_a_face_while_the_last_vira_still_lies_there_is_no_new_
     deck, seen afresh by the vira that still lay there, was taken for the next hand's vira four seconds
     before the table was swept; the real deal then closed that phantom hand, and a hand was lost.  No vira
     is turned while the last one still lies where it was: the next hand opens with the real deal."""
-    deck = frozenset({"5H", "4C", "QC", "7D"})
-    table = _FakeTable()
-    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    hands: list[dict] = []
-
-    def submit(p: Proposal) -> None:
-        table.submit(p)
-        if p.event.get("type") == "hand":
-            hands.append(p.event)
-            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0,
-                                   hand_number=len(hands))
-
-    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    table = _DealingTable(frozenset({"5H", "4C", "QC", "7D"}))
     vira = Detection("5H", 0.9, (237.9, 209.4, 322.9, 270.3), 0.9)
     played = Detection("4C", 0.9, (218.9, 357.9, 278.8, 443.7), 0.9)
     deck_as_face = Detection("QC", 0.05, DECK.box, 0.45)
     next_vira = Detection("7D", 0.85, (240.0, 205.0, 325.0, 268.0), 0.85)
     for k in range(60):
-        t = round(k * 0.1, 1)
-        if k == 20:  # the hand is over (the engine says so), its cards still lie there
-            table.view = TableView(4, deck, True, False, None, frozenset(), 0, hand_number=1)
-        seen = (vira,) + ((played,) if k >= 10 else ()) + ((deck_as_face,) if k >= 24 else ())
-        tracker.update(FrameDetections(t, seen, None, (640, 480)), lambda: table.view, submit)
+        if k == 20:
+            table.hand_over()
+        table.frame(k * 0.1, vira, *((played,) if k >= 10 else ()), *((deck_as_face,) if k >= 24 else ()))
     for k in range(60, 70):  # gathered: nothing at all for a second
-        tracker.update(FrameDetections(round(k * 0.1, 1), (), None, (640, 480)), lambda: table.view, submit)
+        table.frame(k * 0.1)
     for k in range(70, 85):  # the next deal
-        tracker.update(FrameDetections(round(k * 0.1, 1), (DECK, next_vira), None, (640, 480)),
-                       lambda: table.view, submit)
+        table.frame(k * 0.1, DECK, next_vira)
+    hands = table.hands
     assert hands == [{"type": "hand", "dealer": 3, "vira": "5H"}, {"type": "hand", "dealer": 0, "vira": "7D"}]
 
 
@@ -1054,27 +1064,15 @@ def test_the_vira_is_the_face_named_more_surely_not_the_deck_read_as_a_face():
     classifier probability of 0.29 in every frame (surely boxed, barely named).  By confidence times
     share the deck looked the surer face and became the vira; by how surely each is named (the detector's
     presence divided out: 0.44 for the 3S) the vira is taken."""
-    deck = frozenset({"3S", "3C", "QC", "7D"})
-    table = _FakeTable()
-    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    table = _DealingTable(frozenset({"3S", "3C", "QC", "7D"}))
     vira_box, deck_box = (250.0, 200.0, 332.0, 265.0), (312.0, 222.0, 375.0, 286.0)
-
-    def submit(p: Proposal) -> None:
-        table.submit(p)
-        if p.event.get("type") == "hand":
-            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0, hand_number=1)
-
     for k in range(20):
-        seen = []
         if k < 3:  # the vira still turning: read 3C, 3S the runner-up
-            seen.append(Detection("3C", 0.15, vira_box, 0.61, (("3S", 0.13),)))
+            table.frame(k * 0.1, Detection("3C", 0.15, vira_box, 0.61, (("3S", 0.13),)))
         else:
-            seen.append(Detection("3S", 0.2, vira_box, 0.44, (("3C", 0.09),)))
-            seen.append(Detection("QC", 0.18, deck_box, 0.62, (("QS", 0.08),)))
-        tracker.update(FrameDetections(round(k * 0.1, 1), tuple(seen), None, (640, 480)), lambda: table.view, submit)
-    hands = [p.event for p in table.proposals if p.event.get("type") == "hand"]
-    assert hands == [{"type": "hand", "dealer": 3, "vira": "3S"}]
+            table.frame(k * 0.1, Detection("3S", 0.2, vira_box, 0.44, (("3C", 0.09),)),
+                        Detection("QC", 0.18, deck_box, 0.62, (("QS", 0.08),)))
+    assert table.hands == [{"type": "hand", "dealer": 3, "vira": "3S"}]
 
 
 def test_a_vira_the_table_rejects_is_taken_for_the_deck_and_the_face_beside_it_becomes_the_vira():
@@ -1082,25 +1080,15 @@ def test_a_vira_the_table_rejects_is_taken_for_the_deck_and_the_face_beside_it_b
     deck, read QC, was proposed as the vira.  The table said no, and nothing was proposed again: the vira,
     read 3D from then on, stayed the deck, and a seat's first card became the vira.  A vira the table
     rejects is the deck: the face taken for the deck is looked at again, and proposed as the vira."""
-    deck = frozenset({"3D", "QC", "3S", "7D"})
-    table = _FakeTable()
-    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    table = _DealingTable(frozenset({"3D", "QC", "3S", "7D"}))
     vira_box, deck_box = (243.0, 187.0, 322.0, 245.0), (327.0, 191.0, 382.0, 263.0)
     for k in range(40):
-        t = round(k * 0.1, 1)
-        if k < 6:  # being turned: boxed as a back
-            seen = [Detection(BACK, 0.6, vira_box, 0.6)]
-        else:
-            seen = [Detection("3D", 0.3, vira_box, 0.55)]
-        if k >= 1:
-            seen.append(Detection("QC", 0.06, deck_box, 0.55))
-        tracker.update(FrameDetections(t, tuple(seen), None, (640, 480)), lambda: table.view, table.submit)
-        for p in table.proposals:
-            if p.event.get("vira") == "QC" and not p.settled:  # the table: "no, that is the deck"
-                p.rejected_by, p.settled = "key", True
-    viras = [p.event["vira"] for p in table.proposals if p.event.get("type") == "hand"]
-    assert viras == ["QC", "3D"]
+        turning = k < 6  # being turned: boxed as a back
+        vira = Detection(BACK, 0.6, vira_box, 0.6) if turning else Detection("3D", 0.3, vira_box, 0.55)
+        table.frame(k * 0.1, vira, *((Detection("QC", 0.06, deck_box, 0.55),) if k >= 1 else ()))
+        if "QC" in [h["vira"] for h in table.hands]:  # the table: "no, that is the deck"
+            table.reject_vira("QC")
+    assert table.proposed("hand", "vira") == ["QC", "3D"]
 
 
 def test_after_the_table_rejects_a_vira_a_card_taken_for_a_play_of_that_hand_can_be_the_vira():
@@ -1108,28 +1096,12 @@ def test_after_the_table_rejects_a_vira_a_card_taken_for_a_play_of_that_hand_can
     by the deck, was taken for the first play of that hand.  The table said no to QC; KD stayed a play of
     a hand that never was, and a seat's card became the vira.  The cards taken for plays of the rejected
     vira's hand are looked at again."""
-    deck = frozenset({"KD", "QC", "KC", "7D"})
-    table = _FakeTable()
-    table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    table = _DealingTable(frozenset({"KD", "QC", "KC", "7D"}))
     deck_box, vira_box = (323.0, 196.0, 381.0, 270.0), (248.0, 220.0, 320.0, 280.0)
-
-    def submit(p: Proposal) -> None:
-        table.submit(p)
-        if p.event.get("type") == "hand":
-            table.view = TableView(4, deck, True, True, 0, frozenset({p.event["vira"]}), 0, hand_number=1)
-
     for k in range(50):
-        t = round(k * 0.1, 1)
-        seen = [Detection("QC", 0.05, deck_box, 0.4)]
-        if k >= 6:
-            seen.append(Detection("KD", 0.19, vira_box, 0.37))
-        tracker.update(FrameDetections(t, tuple(seen), None, (640, 480)), lambda: table.view, submit)
-        if k == 20:  # the table: "QC is no vira" (the hand it opened is undone)
-            for p in table.proposals:
-                if p.event.get("vira") == "QC":
-                    p.rejected_by, p.settled = "key", True
-            table.view = TableView(4, deck, True, False, None, frozenset(), 3)
-    assert [p.event.get("card") for p in table.proposals if p.event.get("type") == "play"][:1] == ["KD"]
-    viras = [p.event["vira"] for p in table.proposals if p.event.get("type") == "hand"]
-    assert viras == ["QC", "KD"]
+        table.frame(k * 0.1, Detection("QC", 0.05, deck_box, 0.4),
+                    *((Detection("KD", 0.19, vira_box, 0.37),) if k >= 6 else ()))
+        if k == 20:  # the table: "QC is no vira"
+            table.reject_vira("QC")
+    assert table.proposed("play", "card")[:1] == ["KD"]
+    assert table.proposed("hand", "vira") == ["QC", "KD"]
