@@ -619,6 +619,41 @@ class TableTracker:
         self._waiting = keep
         return changed
 
+    def _swap_vira(self, track: Track, label: str, now: float, current: TableView, submit: Submit) -> bool:
+        """A face by the deck, named far more surely than the running hand's vira while that vira still
+        settles, is the vira, and the card taken for it the deck: the vira is renamed in the log.
+
+        Why: the deck read as a face alone for a few frames went in as the vira before the real vira,
+        turned beside it a moment later, was ready (one-pip deck: QC at p 0.12, its vira AC at 0.4)."""
+        if label in current.played or label not in current.deck or label == BACK:
+            return False
+        for k, (other, prop, key) in enumerate(self._waiting):
+            settling = prop.settled and prop.open_until is not None and now <= prop.open_until
+            if (key != "vira" or other is track or (prop.settled and not settling) or other.anchor is None
+                    or other.anchor.kind != "vira" or other.anchor.hand != current.hand_number):
+                continue
+            if track.sureness < 2.0 * other.sureness:
+                return False
+            old = other.anchor.label
+            other.label_override = BACK
+            other.anchor.kind, other.anchor.label = "deck", BACK
+            self._anchor(track, "vira").hand = other.anchor.hand
+            self.events.append(f"{now:.2f}s {label} by the deck, named far more surely than the vira {old}: "
+                               f"the vira, and {old} the deck")
+            if settling:  # in the log already: renamed there
+                prop.open_until = None
+                submit(Proposal({"type": "rename", "card": old, "name": label}, now, track.confidence, "vision",
+                                [], f"{label} by the deck named far more surely than {old}", True, now,
+                                box=track.box, zone=self._zone(track.box)))
+            else:  # still waiting: it names this card now, and is read on from it
+                prop.event[key] = label
+                prop.confidence, prop.box = track.confidence, track.box
+                prop.alternatives = _possible_readings(track, (BACK, label), current, still_free=old)[:3]
+                prop.reason = (prop.reason + "; " if prop.reason else "") + f"{label} by the deck, not {old}"
+                self._waiting[k] = (track, prop, key)
+            return True
+        return False
+
     def _not_the_vira(self, track: Track) -> None:
         """The table rejected ``track`` as the new hand's vira: it is taken for the deck (a back the
         classifier read as a face), so a face by the deck can be the vira, one taken for the deck
@@ -1017,6 +1052,8 @@ class TableTracker:
                             "first card of a new hand", True, now))
             dealt = view()
             current = dealt if dealt.in_hand else _after_deal(current)
+        elif by_deck and self._swap_vira(track, label, now, current, submit):
+            return
         elif zone == CENTRE and conf < self.config.centre_play_confidence:
             # Measured on rendered hands: every barely readable face-up card by the deck during a hand
             # was a ghost (the deck or the vira boxed twice, a card passing over the middle), and each

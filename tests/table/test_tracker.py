@@ -1098,10 +1098,23 @@ def test_after_the_table_rejects_a_vira_a_card_taken_for_a_play_of_that_hand_can
     vira's hand are looked at again."""
     table = _DealingTable(frozenset({"KD", "QC", "KC", "7D"}))
     deck_box, vira_box = (323.0, 196.0, 381.0, 270.0), (248.0, 220.0, 320.0, 280.0)
-    for k in range(50):
-        table.frame(k * 0.1, Detection("QC", 0.05, deck_box, 0.4),
+    for k in range(50):  # (QC named at p 0.3, KD at 0.51: not far surer, so no swap, see the test below)
+        table.frame(k * 0.1, Detection("QC", 0.12, deck_box, 0.4),
                     *((Detection("KD", 0.19, vira_box, 0.37),) if k >= 6 else ()))
         if k == 20:  # the table: "QC is no vira"
             table.reject_vira("QC")
     assert table.proposed("play", "card")[:1] == ["KD"]
     assert table.proposed("hand", "vira") == ["QC", "KD"]
+
+
+def test_a_face_by_the_deck_named_far_more_surely_than_the_vira_still_waiting_is_the_vira():
+    """A rendered one-pip deal: the deck, read AS at p 0.06 alone for four frames, was proposed as the vira;
+    the real vira, AC at p 0.4, turned beside it a moment later, was taken for the first play.  While the
+    vira waits (or settles), a face by the deck named at least twice as surely takes its place."""
+    table = _DealingTable(frozenset({"AC", "AS", "QC", "7D"}))
+    deck_box, vira_box = (321.0, 167.0, 382.0, 226.0), (244.0, 172.0, 325.0, 233.0)
+    for k in range(30):
+        table.frame(k * 0.1, Detection("AS", 0.05, deck_box, 0.72),
+                    *((Detection("AC", 0.2, vira_box, 0.52),) if k >= 4 else ()))
+    assert table.proposed("hand", "vira") == ["AC"] and table.proposed("play", "card") == []
+    assert any("AC by the deck, named far more surely than the vira AS" in e for e in table.tracker.events)
