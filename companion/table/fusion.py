@@ -731,7 +731,7 @@ class Fusion:
         found.sort(key=lambda f: -f[0])
         return found
 
-    def _unseen_covered(self, head: Proposal) -> bool:
+    def _unseen_covered(self, head: Proposal) -> None:
         """At the timeout of a camera card held for lying in another seat's zone: when that seat is the next
         to play after the one due, the due seat may play face down, and both then go in legally, the due
         seat put its card down face down and the camera never saw it.  A covered play goes in for it first
@@ -740,24 +740,23 @@ class Fusion:
         Why: a covered card the camera missed (a back in a pile, one on top of a card played before) gave
         its seat's turn to the next card, and every later card of the hand took the wrong seat: 5 of the
         20 hands lost to a missed play on the held-out rendered sessions with a table that answers, which
-        no question fixed (a card's seat is not asked about, see answers.CARD_DOUBTS).  Returns whether it
-        put one in."""
+        no question fixed (a card's seat is not asked about, see answers.CARD_DOUBTS)."""
         if (head.source != "vision" or head.event.get("type") != "play" or head.event.get("covered")
                 or "wrong_seat" not in head.flags or head.zone in (None, CENTRE)):
-            return False
+            return
         view = view_of(self.game, self.first_dealer)
         due = view.turn
         if due is None or len(view.turns) != 1 or head.zone == due or not view.face_down_ok:
-            return False
+            return
         covered = {"type": "play", "seat": due, "covered": True}
         trial = copy.deepcopy(self.game)
         try:
             trial.apply(covered)
             if view_of(trial, self.first_dealer).turn != head.zone:
-                return False
+                return
             trial.apply({**head.event, "seat": head.zone})
         except illegal_error():
-            return False
+            return
         self._ids += 1
         unseen = Proposal(covered, head.t - 1e-3, 0.0, "vision", ["unseen"],
                           f"seat {due}'s card was never seen and the next card lies in seat {head.zone}'s zone: "
@@ -765,11 +764,10 @@ class Fusion:
         try:
             outcomes = self.log.record(covered, source="vision")
         except illegal_error():
-            return False
+            return
         self._applied_now(unseen, outcomes, "timeout")
         head.event["seat"] = head.zone
         head.flags = [f for f in head.flags if f != "wrong_seat"]
-        return True
 
     def _zone_misses(self, order: list[Proposal]) -> tuple[int, list[int]] | None:
         """Plays in this order from the applied game: how many lie outside the zone of the seat

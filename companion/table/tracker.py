@@ -267,6 +267,11 @@ Submit = Callable[[Proposal], None]
 ViewFn = Callable[[], TableView]
 
 
+def _settling(prop: Proposal, now: float) -> bool:
+    """``prop`` is in the log already and still settles (see Fusion.settling): its card may be renamed there."""
+    return prop.settled and prop.open_until is not None and now <= prop.open_until
+
+
 def _vote_share(track: Track, label: str) -> float:
     """The share of ``track``'s frames' best readings (weighted by confidence) that were ``label``."""
     total = sum(track.votes.values())
@@ -572,7 +577,7 @@ class TableTracker:
         keep = []
         current: TableView | None = None
         for track, prop, key in self._waiting:
-            applied = prop.settled and prop.open_until is not None and now <= prop.open_until
+            applied = _settling(prop, now)
             if prop.rejected_by is not None and key == "vira" and id(track) in alive:
                 self._not_the_vira(track)
             if (prop.settled and not applied) or id(track) not in alive or not track.decided:
@@ -628,23 +633,21 @@ class TableTracker:
         if label in current.played or label not in current.deck or label == BACK:
             return False
         for k, (other, prop, key) in enumerate(self._waiting):
-            settling = prop.settled and prop.open_until is not None and now <= prop.open_until
+            settling = _settling(prop, now)
             if (key != "vira" or other is track or (prop.settled and not settling) or other.anchor is None
                     or other.anchor.kind != "vira" or other.anchor.hand != current.hand_number):
                 continue
             if track.sureness < 2.0 * other.sureness:
                 return False
             old = other.anchor.label
-            other.label_override = BACK
-            other.anchor.kind, other.anchor.label = "deck", BACK
-            self._anchor(track, "vira").hand = other.anchor.hand
+            self._take_for_deck(other)
+            self._anchor(track, "vira")
             self.events.append(f"{now:.2f}s {label} by the deck, named far more surely than the vira {old}: "
                                f"the vira, and {old} the deck")
             if settling:  # in the log already: renamed there
                 prop.open_until = None
-                submit(Proposal({"type": "rename", "card": old, "name": label}, now, track.confidence, "vision",
-                                [], f"{label} by the deck named far more surely than {old}", True, now,
-                                box=track.box, zone=self._zone(track.box)))
+                self._submit_rename(track, old, label, now, submit,
+                                    f"{label} by the deck named far more surely than {old}")
             else:  # still waiting: it names this card now, and is read on from it
                 prop.event[key] = label
                 prop.confidence, prop.box = track.confidence, track.box
@@ -666,8 +669,7 @@ class TableTracker:
         if track.anchor is None or track.anchor.kind != "vira":
             return
         old, hand = track.label, track.anchor.hand
-        track.label_override = BACK
-        track.anchor.kind, track.anchor.label = "deck", BACK
+        self._take_for_deck(track)
         self.events.append(f"{track.last_t:.2f}s the table said {old} is no vira: taken for the deck")
         # the cards taken for plays of the hand it opened are looked at again (the vira among them:
         # a rendered deal's KD, by the deck, went in as the first play of the hand the deck opened)
@@ -677,6 +679,13 @@ class TableTracker:
                     "play", "covered", "flagged"):
                 self.anchors = [a for a in self.anchors if a is not anchor]
                 other.anchor, other.decided, other.label_override = None, False, None
+
+    @staticmethod
+    def _take_for_deck(track: Track) -> None:
+        """``track``, decided a face, is the deck from now on: a back, whatever it is read as."""
+        assert track.anchor is not None
+        track.label_override = BACK
+        track.anchor.kind, track.anchor.label = "deck", BACK
 
     def _late_reread(self, now: float, view: ViewFn, submit: Submit) -> None:
         """A play of the running hand read as another card in nearly every frame since it was decided:
@@ -724,6 +733,10 @@ class TableTracker:
         track.label_override = best
         if track.anchor is not None:
             track.anchor.label = best
+        self._submit_rename(track, old, best, now, submit, why)
+
+    def _submit_rename(self, track: Track, old: str, best: str, now: float, submit: Submit, why: str) -> None:
+        """Fusion is asked to rename ``old`` in the log ``best``, the card seen where ``track`` lies."""
         submit(Proposal({"type": "rename", "card": old, "name": best}, now, track.confidence, "vision", [], why,
                         True, now, box=track.box, zone=self._zone(track.box)))
 
