@@ -39,6 +39,10 @@ How a detection becomes an event:
   applied), a card lying in another seat's zone than the turn says
   (``wrong_seat``), a card when no seat is due (``no_turn``), a weak vote
   (``low_confidence``), a vira outside the middle.
+* Two boxes first seen in the same frame in one seat's zone are one card put
+  down: the surer is the play, the other is shown (``twin_box``).  Should the
+  play's box leave the view while the other stays, the one that stayed is the
+  card (its reading renames the play).
 * A hand ends when the engine says so; the table emptied while the engine
   still has the hand running proposes the hand's end (a fold, or a refusal of
   the open bet) for confirmation, since a camera cannot tell a fold from a
@@ -141,6 +145,7 @@ class TrackerConfig:
     # late_frames of them, is renamed (see TableTracker._late_reread; None: never)
     late_share: float | None = 0.9
     late_frames: int = 10
+    twin_outlast: bool = True  # a twin box that outlasts the play it was flagged beside is that card (_twin_outlasts)
     reread_margin: float = 1.5  # a waiting card is renamed when another reading has this many times its votes
     quiet_rivals: bool = True  # a card asked about whose rival readings fade while it waits settles unasked
     # two cards of a hand read alike: the card applied earlier gives the name up (it is renamed, see
@@ -194,6 +199,7 @@ class Track:
     proposed_play: bool = False  # this track itself was proposed as a play (not matched to an earlier card)
     decided_counts: dict[str, int] | None = None  # its counts when it was decided a play (see _late_reread)
     early_readings: frozenset[str] = frozenset()  # every reading it had by then
+    twin_of: "Track | None" = None  # the play this track was flagged a second box of (see _twin_outlasts)
     named: dict[str, float] = field(default_factory=dict)  # best reading -> summed naming probability (sureness)
 
     def add(self, det: Detection, t: float, strong: bool = True) -> None:
@@ -508,6 +514,7 @@ class TableTracker:
         self._associate(frame)
         revised = self._read_again(frame.t, view, submit)
         self._late_reread(frame.t, view, submit)
+        self._twin_outlasts(frame.t, view, submit)
         self._gave_way = False
         current = view()
         self._expire_anchors(frame.t, current)
@@ -725,6 +732,61 @@ class TableTracker:
             self.events.append(f"{now:.2f}s {old} read as {best} in {later[best]} of {total} frames since: renamed")
             self._ask_rename(track, old, best, now, submit,
                              f"{old} read as {best} in {later[best]} of its {total} frames since it went in")
+            current = None
+
+    def _twin_outlasts(self, now: float, view: ViewFn, submit: Submit) -> None:
+        """A box flagged a second box of a play (``twin_box``: one card boxed twice as it was put down)
+        still seen, and read one card in nearly all of ``late_frames`` frames since, after the play's own
+        box has gone from view: the box that stayed is the card.  The play takes its place, and its
+        reading when that differs (fusion renames it in the log, as :meth:`_late_reread` does).
+
+        Why: of two boxes around a card being put down, the surer one at that moment went in as the play
+        and the other was flagged.  On a rendered Argentine hand the surer one was the card half under
+        the hand putting it down (4O read 2O at 0.31); it was gone a frame later, while the flagged box
+        was read 4O at 0.89 for the next 15 seconds.  The hand went in with 2O and ended a trick early."""
+        if not self.config.twin_outlast:
+            return
+        current: TableView | None = None
+        for track in self.tracks:
+            twin = track.twin_of
+            if twin is None or track.missed or track.decided_counts is None:
+                continue
+            if twin in self.tracks and twin.missed < self.config.late_frames:
+                continue  # the play's own box is still there, or was seen a moment ago
+            anchor = twin.anchor
+            if (track.anchor is None or track.anchor.kind != "flagged" or anchor is None or anchor.kind != "play"
+                    or anchor.hand != self._view_hand):
+                track.twin_of = None
+                continue
+            later = {k: n - track.decided_counts.get(k, 0) for k, n in track.counts.items()}
+            total = sum(n for n in later.values() if n > 0)
+            if total < self.config.late_frames:
+                continue
+            if any(other is twin and (not prop.settled or prop.open_until is not None)
+                   for other, prop, _ in self._waiting):
+                continue  # the play still waits or settles: _read_again looks at it there
+            track.twin_of = None  # once
+            best = max(later, key=lambda k: later[k])
+            if best == BACK or later[best] < (self.config.late_share or 1.0) * total:
+                continue
+            current = current or view()
+            old = anchor.label
+            if best != old and (not current.in_hand or best not in current.deck or best in current.played):
+                continue
+            # the play's record follows the box that stayed
+            if track.anchor in self.anchors:
+                self.anchors.remove(track.anchor)
+            anchor.box, anchor.track_id, anchor.last_t = track.box, track.id, now
+            track.anchor, twin.anchor = anchor, None
+            track.decided_counts = dict(track.counts)
+            track.early_readings = frozenset(track.votes) | frozenset(track.alt_votes)
+            track.proposed_play = True
+            if best == old:
+                continue
+            self.events.append(f"{now:.2f}s {old}'s box is gone and the box beside it reads {best}: renamed")
+            self._ask_rename(track, old, best, now, submit,
+                             f"{old} was one of two boxes of a card put down; the other, which stayed, "
+                             f"reads {best} in {later[best]} of its {total} frames since")
             current = None
 
     def _ask_rename(self, track: Track, old: str, best: str, now: float, submit: Submit, why: str) -> None:
@@ -1084,8 +1146,11 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["pile"], "a barely readable box over cards already played", blocking=False)
             return
-        if self._same_moment_twin(track, zone):
+        twin = self._same_moment_twin(track, zone)
+        if twin is not None:
             self._anchor(track, "flagged")
+            track.twin_of = twin
+            track.decided_counts = dict(track.counts)
             propose({"type": "play", "seat": zone, "card": label}, ["twin_box"],
                     f"a second box in seat {zone}'s zone, seen first in the same frame as a surer card there",
                     blocking=False)
@@ -1187,7 +1252,7 @@ class TableTracker:
         inside = sum(1 for x in xs for y in ys if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes))
         return inside / 100.0
 
-    def _same_moment_twin(self, track: Track, zone: int | None) -> bool:
+    def _same_moment_twin(self, track: Track, zone: int | None) -> Track | None:
         """A surer card, proposed as a play, first seen in the same frame as ``track``, overlapping it,
         in the same seat's zone: one card (and the hand putting it down) boxed twice.
 
@@ -1198,10 +1263,11 @@ class TableTracker:
         ``--noise hard``.)  Recorded video streams: seed 0 one hand more scored right, seed 1 and the noise
         modes unchanged."""
         if not isinstance(zone, int) or zone == CENTRE:
-            return False
-        return any(other is not track and other.proposed_play and other.first_t == track.first_t
-                   and other.confidence > track.confidence and iou(other.box, track.box) > 0.0
-                   and self._zone(other.box) == zone for other in self.tracks)
+            return None
+        return next((other for other in self.tracks
+                     if other is not track and other.proposed_play and other.first_t == track.first_t
+                     and other.confidence > track.confidence and iou(other.box, track.box) > 0.0
+                     and self._zone(other.box) == zone), None)
 
     def _surer_vira(self, track: Track, current: TableView) -> bool:
         """Another face-up card by the deck, not yet decided, is read more surely than ``track``.
