@@ -11,6 +11,13 @@ read, and anywhere no surer than the table was ever read as it (a real card of t
 later, is read surer than a pattern).  Nothing else is learned: a card already lying on the table
 when the stream starts (a vira turned before the companion was started) is a card, not scenery.
 
+A face barely seen and barely named in the opening frame, at one place only, is the table's at that
+place too (not elsewhere).  Why: on a rendered Argentine session a small box of the bare table
+(a third of a card's size, seen at presence 0.2) was read 4E at 0.09 from the first frame; it
+became the first card of a hand nobody dealt, and the dealer was one off for the rest of the
+session (rendered seed 123, all four hands lost).  A card lying there when the stream starts is
+boxed and named surer than that, and a surer reading there later is kept.
+
 Such a place is the table whatever face it is read as later: a reading there no surer than the
 opening frame's reading of it is dropped too.  Why: a weak reading of a pattern wanders between
 faces.  On rendered seed 37 (an Argentine session, the Spanish corner model tried in session 23) a
@@ -32,16 +39,21 @@ class Scenery:
     ``places``: a face read this many times or more in the opening frame, at places apart, is the
     table's; ``apart_iou``: boxes overlapping less than this are two places; ``place_iou``: a later
     reading of that face overlapping one of its places this much is that place again; ``margin``:
-    a reading elsewhere is the table's while no surer than its surest reading plus this."""
+    a reading elsewhere is the table's while no surer than its surest reading plus this;
+    ``weak_presence``/``weak_name``: a face read at one place only, boxed under that presence and
+    named under that probability, is the table's at that place (None: never)."""
 
     places: int = 2
     apart_iou: float = 0.1
     place_iou: float = 0.3
     margin: float = 0.05
+    weak_presence: float | None = 0.3
+    weak_name: float = 0.2
     learned: bool = False
     # face -> where the bare table reads it, and how surely at each place
     places_read: dict[str, list[tuple[Box, float]]] = field(default_factory=dict)
     surest: dict[str, float] = field(default_factory=dict)  # face -> the surest of those readings
+    weak_places: list[tuple[Box, float]] = field(default_factory=list)  # faint faces of the opening frame
 
     def learn(self, frame: FrameDetections) -> None:
         """Take the opening frame's faces read at ``places`` places or more as the table's."""
@@ -58,12 +70,16 @@ class Scenery:
             if len(apart) >= self.places:
                 self.places_read[label] = [(d.box, d.confidence) for d in apart]
                 self.surest[label] = max(d.confidence for d in dets)
+            elif self.weak_presence is not None:
+                self.weak_places += [(d.box, d.confidence) for d in dets
+                                     if d.seen < self.weak_presence and d.confidence < self.weak_name]
 
     def is_scenery(self, label: str, confidence: float, box: Box) -> bool:
         """Whether a reading is the table's: its face at one of its places, or anywhere no surer;
         any face at one of the table's places no surer than the opening frame read that place."""
         if label != BACK and any(confidence <= read + self.margin and iou(box, place) >= self.place_iou
-                                 for places in self.places_read.values() for place, read in places):
+                                 for places in (*self.places_read.values(), self.weak_places)
+                                 for place, read in places):
             return True
         places = self.places_read.get(label)
         if not places:
@@ -76,7 +92,7 @@ class Scenery:
         """``frame`` without the table's own readings (learning from it if it is the first)."""
         if not self.learned:
             self.learn(frame)
-        if not self.places_read:
+        if not self.places_read and not self.weak_places:
             return frame
         kept = tuple(d for d in frame.detections if not self.is_scenery(d.label, d.confidence, d.box))
         if len(kept) == len(frame.detections):

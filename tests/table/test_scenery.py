@@ -49,3 +49,22 @@ def test_a_card_lying_on_the_table_when_the_stream_starts_is_a_card():
     assert len(scenery.filter(_frame(0.0, vira, boxed_twice, Detection(BACK, 0.9, B))).detections) == 3
     assert not scenery.places_read
     assert len(scenery.filter(_frame(0.1, vira, Detection("5H", 0.3, ELSEWHERE))).detections) == 2
+
+
+def test_a_face_barely_seen_and_barely_named_in_the_first_frame_is_the_table_there():
+    # rendered seed 123: a small box of the bare table read 4E at 0.09 (presence 0.2) became the first card
+    # of a hand nobody dealt, and the dealer was one off for the whole session
+    scenery = Scenery()
+    spot = Detection("4E", 0.09, A, 0.2)
+    assert _labels(scenery.filter(_frame(0.0, spot))) == []
+    later = scenery.filter(_frame(0.6, Detection("4E", 0.07, A, 0.17), Detection("10E", 0.1, A, 0.2),
+                                  Detection("4E", 0.07, ELSEWHERE, 0.2), Detection("7C", 0.5, A, 0.6)))
+    # at that place only, and only while no surer than the table was read there (0.09 + 0.05)
+    assert _labels(later) == [("4E", 0.07), ("7C", 0.5)]
+
+
+def test_a_card_boxed_surely_or_named_surely_in_the_first_frame_is_a_card():
+    for card in (Detection("5H", 0.1, A, 0.5), Detection("5H", 0.4, A, 0.25)):
+        scenery = Scenery()
+        assert len(scenery.filter(_frame(0.0, card)).detections) == 1
+        assert len(scenery.filter(_frame(0.1, Detection("5H", 0.1, A, 0.5))).detections) == 1

@@ -570,9 +570,9 @@ def test_a_barely_readable_card_waits_for_the_hand_over_it_to_lift():
     detector boxed its lower half as a JS (0.1) and its top and its whole weakly as a 4S for
     three frames.  Decided then, the JS was played and the 4S became a second play."""
     half, top, full, whole = (358, 393, 425, 447), (354, 357, 419, 415), (352, 368, 426, 444), (354, 358, 424, 446)
-    frames = []
-    for k in range(20):
-        if k < 3:
+    frames = [FrameDetections(0.0, (), None, (640, 480))]  # the bare table first (what scenery learns from)
+    for k in range(1, 21):
+        if k < 4:
             dets = (Detection("JS", 0.1, half, 0.4), Detection("4S", 0.18, full, 0.21), Detection("4S", 0.09, top, 0.2996))
         else:
             dets = (Detection("4S", 0.75, whole, 0.75),)
