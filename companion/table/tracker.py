@@ -215,6 +215,18 @@ class Track:
         for label, conf in det.alternatives:
             self.alt_votes[label] = self.alt_votes.get(label, 0.0) + conf
 
+    def note_decided(self) -> None:
+        """Keep what it has been read as so far, now that it is decided (see TableTracker._late_reread and
+        TableTracker._twin_outlasts, which compare its later frames with these)."""
+        self.decided_counts = dict(self.counts)
+        self.early_readings = frozenset(self.votes) | frozenset(self.alt_votes)
+
+    def since_decided(self) -> tuple[dict[str, int], int]:
+        """Its frames since :meth:`note_decided`, by best reading, and how many in all."""
+        before = self.decided_counts or {}
+        later = {k: n - before.get(k, 0) for k, n in self.counts.items()}
+        return later, sum(n for n in later.values() if n > 0)
+
     def support(self, label: str) -> float:
         """Summed confidence in ``label``, as the best reading or a runner-up."""
         return self.votes.get(label, 0.0) + self.alt_votes.get(label, 0.0)
@@ -713,16 +725,14 @@ class TableTracker:
             if (track.decided_counts is None or anchor is None or anchor.kind != "play" or track.missed
                     or anchor.hand != self._view_hand):
                 continue
-            later = {k: n - track.decided_counts.get(k, 0) for k, n in track.counts.items()}
-            total = sum(n for n in later.values() if n > 0)
+            later, total = track.since_decided()
             if total < self.config.late_frames:
                 continue
             best = max(later, key=lambda k: later[k])
             if (best in (anchor.label, BACK) or best not in track.early_readings
                     or later[best] < self.config.late_share * total):
                 continue
-            if any(other is track and (not prop.settled or prop.open_until is not None)
-                   for other, prop, _ in self._waiting):
+            if self._still_open(track):
                 continue  # still waiting or settling: _read_again renames it there
             current = current or view()
             track.decided_counts = None  # once
@@ -758,12 +768,10 @@ class TableTracker:
                     or anchor.hand != self._view_hand):
                 track.twin_of = None
                 continue
-            later = {k: n - track.decided_counts.get(k, 0) for k, n in track.counts.items()}
-            total = sum(n for n in later.values() if n > 0)
+            later, total = track.since_decided()
             if total < self.config.late_frames:
                 continue
-            if any(other is twin and (not prop.settled or prop.open_until is not None)
-                   for other, prop, _ in self._waiting):
+            if self._still_open(twin):
                 continue  # the play still waits or settles: _read_again looks at it there
             track.twin_of = None  # once
             best = max(later, key=lambda k: later[k])
@@ -774,12 +782,11 @@ class TableTracker:
             if best != old and (not current.in_hand or best not in current.deck or best in current.played):
                 continue
             # the play's record follows the box that stayed
-            if track.anchor in self.anchors:
-                self.anchors.remove(track.anchor)
+            flagged = track.anchor
+            self.anchors = [a for a in self.anchors if a is not flagged]
             anchor.box, anchor.track_id, anchor.last_t = track.box, track.id, now
             track.anchor, twin.anchor = anchor, None
-            track.decided_counts = dict(track.counts)
-            track.early_readings = frozenset(track.votes) | frozenset(track.alt_votes)
+            track.note_decided()
             track.proposed_play = True
             if best == old:
                 continue
@@ -788,6 +795,12 @@ class TableTracker:
                              f"{old} was one of two boxes of a card put down; the other, which stayed, "
                              f"reads {best} in {later[best]} of its {total} frames since")
             current = None
+
+    def _still_open(self, track: Track) -> bool:
+        """Whether ``track``'s proposal still waits for an answer or settles in the log (see
+        :meth:`_read_again`, which reads such a card again itself)."""
+        return any(other is track and (not prop.settled or prop.open_until is not None)
+                   for other, prop, _ in self._waiting)
 
     def _ask_rename(self, track: Track, old: str, best: str, now: float, submit: Submit, why: str) -> None:
         """Ask fusion to rename ``old``, a card of the running hand in the log, ``best``
@@ -1150,7 +1163,7 @@ class TableTracker:
         if twin is not None:
             self._anchor(track, "flagged")
             track.twin_of = twin
-            track.decided_counts = dict(track.counts)
+            track.note_decided()
             propose({"type": "play", "seat": zone, "card": label}, ["twin_box"],
                     f"a second box in seat {zone}'s zone, seen first in the same frame as a surer card there",
                     blocking=False)
@@ -1235,8 +1248,7 @@ class TableTracker:
                 reason = f"card lies in seat {zone}'s zone, but it is seat {seat}'s turn"
         event = {"type": "play", "seat": seat, **{k: v for k, v in event.items() if k != "type"}}
         if "card" in event:  # what it was read as so far: see _late_reread
-            track.decided_counts = dict(track.counts)
-            track.early_readings = frozenset(track.votes) | frozenset(track.alt_votes)
+            track.note_decided()
         propose(event, flags, reason, retakes=retakes)
 
     def _over_plays(self, track: Track) -> float:

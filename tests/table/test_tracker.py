@@ -786,14 +786,14 @@ def test_of_two_boxes_first_seen_together_the_one_that_stays_is_the_card():
     under the hand (a rendered Argentine 4O read 2O at 0.31) and was gone a moment later, while the
     box flagged beside it stayed and was read 4O at 0.89 for seconds.  The hand went in with 2O and
     ended a trick early.  The box that stays is the card: the play is renamed to its reading."""
+    from companion.table.engine_view import view_of
+
     from .streams import run_frames
 
     half_put_down = Detection("2H", 0.31, (290.0, 357.0, 340.0, 405.0), 0.36)
     card_at_first = Detection("4C", 0.26, (290.0, 357.0, 350.0, 443.0), 0.32)  # IoU 0.46 with the other
     card = Detection("4C", 0.9, (290.0, 357.0, 350.0, 443.0), 0.9)
     session = run_frames(_frames(6.0, (half_put_down, 1.0, 1.4), (card_at_first, 1.0, 1.4), (card, 1.4, 99)))
-    from companion.table.engine_view import view_of
-
     # the log shows the first reading, its undo, and the card that stayed
     assert events(session) == [HAND, {"type": "play", "seat": 0, "card": "2H"}, {"type": "undo"},
                                {"type": "play", "seat": 0, "card": "4C"}]
