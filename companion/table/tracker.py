@@ -1107,7 +1107,7 @@ class TableTracker:
             return
 
         if not current.in_hand:
-            if not by_deck and self._finished_on_table():
+            if (not by_deck or self._on_finished_card(track)) and self._finished_on_table():
                 # the engine ended the hand but its cards still lie there and this one was put down
                 # in a seat's zone: a late card of that hand, not the next vira or first play.  A
                 # misread card may have ended the hand early (a trick given to the wrong side), so
@@ -1345,6 +1345,18 @@ class TableTracker:
         """A card of the swept hand back where it lay (the view was only blocked)."""
         old = self._stale_cards.get(label)
         return old is not None and iou(old, box) >= self.config.iou_match
+
+    def _on_finished_card(self, track: Track) -> bool:
+        """This box lies on a card played in the hand just ended, seen there until a moment before this
+        track began: that card boxed again (a hand passed over it) and read otherwise, not a new one.
+        Beside the deck it was taken for the next hand's first card (a rendered Mineiro table: KH boxed
+        again read JH at 0.30 opened a hand nobody dealt, and the next hand's plays took the wrong seats).
+        Not the last vira: the next one is turned where it lay."""
+        return isinstance(self._zone(track.box), int) and self._zone(track.box) != CENTRE and any(
+            a.kind == "finished" and a.kind_before in ("play", "covered")
+            and iou(a.box, track.box) >= self.config.relabel_iou
+            and track.first_t - a.last_t <= self.config.track_patience
+            for a in self.anchors)
 
     def _finished_on_table(self) -> bool:
         """Cards of the hand that just ended are still in view (the table was not swept yet)."""

@@ -1137,3 +1137,30 @@ def test_a_face_by_the_deck_named_far_more_surely_than_the_vira_still_waiting_is
                     *((Detection("AC", 0.2, vira_box, 0.52),) if k >= 4 else ()))
     assert table.proposed("hand", "vira") == ["AC"] and table.proposed("play", "card") == []
     assert any("AC by the deck, named far more surely than the vira AS" in e for e in table.tracker.events)
+
+
+def test_a_card_of_the_hand_just_ended_boxed_again_by_the_deck_opens_no_hand():
+    """A Mineiro hand (no vira) is over, its cards still on the table.  A hand passes over seat 2's 5H,
+    which lies within reach of the deck; boxed again, it is read KH.  Taken for the next hand's first
+    card, it opened a hand nobody dealt, and every play of the real next hand took the wrong seat (a
+    rendered Mineiro table).  It lies where a card of the ended hand was seen a moment before: it is
+    that card, shown as put down after the hand, not applied."""
+    from .streams import run_frames
+
+    def card(label: str, x: float, y: float, conf: float = 0.9) -> Detection:
+        return Detection(label, conf, (x - 30, y - 43, x + 30, y + 43), conf)
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    plays = [card("3S", 280, 400), card("4D", 480, 200), card("5H", 330, 145), card("6D", 160, 200),
+             card("3D", 360, 400), card("4S", 480, 280), card("5C", 250, 100), card("6S", 160, 280)]
+    frames = []
+    for k in range(140):
+        t = round(k * 0.1, 1)
+        seen = [deck] + [d for i, d in enumerate(plays) if t >= 1.0 + i and not (d.label == "5H" and 9.0 <= t < 9.5)]
+        if t >= 9.5:
+            seen = [d for d in seen if d.label != "5H"] + [card("KH", 330, 145, 0.3)]
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="mineiro")
+    got = events(session)
+    assert [e["type"] for e in got] == ["hand"] + ["play"] * 8, got
+    assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("after_hand", "KH")]
