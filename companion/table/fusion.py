@@ -1035,6 +1035,28 @@ class Fusion:
             if text:
                 self.say(f"  {text}")
         self._emit("applied", entry=entry)
+        if prop.source == "vision" and {"new_deal", "table_cleared"} & set(prop.flags):
+            self._close_rest(prop, by)
+
+    def _close_rest(self, prop: Proposal, by: str) -> None:
+        """A deal the camera closed is closed whole.  A six-player pica-pica deal is three duels, and
+        the closing event (a fold, a refusal) ends only the duel of the seat it names: the deal ran on,
+        the next deal's first card was illegal, and its cards went into the duels still open (a rendered
+        Argentine table lost the next hand).  Each duel still open gets its own closing event."""
+        deal = view_of(self.game, self.first_dealer).hand_number
+        for _ in range(2):  # (at most three duels)
+            view = view_of(self.game, self.first_dealer)
+            if not view.in_hand or view.hand_number != deal:
+                return
+            event = closing_event(view)
+            try:
+                outcomes = self.log.record(event, source=prop.source)
+            except illegal_error():
+                return
+            entry = Applied(dict(event), prop, self.now, time.perf_counter(), list(outcomes or []), by)
+            self.applied.append(entry)
+            self.say(f"{describe_event(event)}, the deal's other duel" + ("" if by == "auto" else f" [{by}]"))
+            self._emit("applied", entry=entry)
 
     def _before_last(self, prop: Proposal, by: str) -> bool:
         """A card recognised late after a call heard on time: the engine

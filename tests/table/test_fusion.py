@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.table.engine_view import MemoryTableLog, view_of
 from companion.table.fusion import Fusion, FusionConfig
 from companion.table.observations import Proposal, VoiceObservation
+from companion.table.tracker import closing_event
 from companion.table.voice import VoiceInterpreter
 
 from .streams import pica_pica
@@ -795,3 +796,23 @@ def test_unattended_a_face_down_card_outside_the_due_seats_zone_is_left_out_at_t
     for t in (9.0, 12.0, 20.0, 30.0):
         fusion.tick(t)
     assert fusion.log.events[5:] == [{"type": "play", "seat": 1, "covered": True}, {"type": "play", "seat": 2, "card": "7D"}]
+
+
+def test_a_pica_pica_deal_the_camera_closes_is_closed_whole():
+    # A six-player pica-pica deal is three duels; a fold ends only the duel of the seat that folds.  The
+    # camera closed a deal it had lost a card of (a new deal began) with one fold: the other duels ran
+    # on, the next deal's first card was illegal and its cards went into them (a rendered Argentine
+    # table lost the next hand).  Each duel still open gets its own closing event.
+    fusion = pica_pica()
+    before = len(fusion.log.events)
+    view = fusion.view()
+    assert view.in_hand and len(view.seats_due) == 3
+    fusion.submit(Proposal(closing_event(view), 1.0, 0.5, "vision", ["new_deal"],
+                           "a new deal began while the hand was not over", True, 1.0))
+    fusion.tick(2.0)
+    if fusion.pending:
+        assert fusion.confirm()
+    closes = [e for e in fusion.log.events[before:] if e["type"] in ("fold", "refuse")]
+    assert len(closes) == 3 and len({e["seat"] for e in closes}) == 3
+    assert not fusion.view().in_hand
+    assert fusion.enter({"type": "hand", "dealer": 4})
