@@ -1012,8 +1012,13 @@ class TableTracker:
         by_deck = self._in_middle(track.box)
         if not (label == BACK and by_deck):
             self._sweep_open = None  # a card after the sweep: the hand goes on, or a new one began
-        if current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box):
-            self._anchor(track, "play")  # the view was blocked, the card never moved: nothing new
+        if (current.in_hand and self._stale_hand == current.hand_number and self._seen_again(label, track.box)
+                and not (self._cleared_hand == current.hand_number and self._gathered(now))):
+            # The view was blocked, the card never moved: nothing new.  Unless the table was cleared and
+            # none of the swept cards came back for cleared_seconds: then they were gathered, and the same
+            # card where it lay is the next deal's (a rendered Argentine mano dealt 10O where his 10O of
+            # the swept hand had lain, 2.4 s on: taken for the old card, the whole hand was lost)
+            self._anchor(track, "play")
             self._stale_back = True
             return
         if (current.in_hand and self._stale_hand == current.hand_number and label != BACK

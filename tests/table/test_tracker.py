@@ -1164,3 +1164,29 @@ def test_a_card_of_the_hand_just_ended_boxed_again_by_the_deck_opens_no_hand():
     got = events(session)
     assert [e["type"] for e in got] == ["hand"] + ["play"] * 8, got
     assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("after_hand", "KH")]
+
+
+def test_the_same_card_dealt_where_it_lay_in_the_swept_hand_is_a_new_card_once_the_table_was_gathered():
+    """A Mineiro hand lost a card to the camera and its cards were swept while the engine still waited.
+    The next hand's mano put down the same card (4D) where his 4D of the swept hand had lain, 2.4 s after
+    the sweep: it was taken for the old card seen again (the view blocked, the card never moved), no
+    play, and the whole hand was lost (a rendered Argentine table).  Once none of the swept hand's cards
+    has been seen again for cleared_seconds, they were gathered, and a card there is a new deal's."""
+    from .streams import run_frames
+
+    def card(label: str, x: float, y: float) -> Detection:
+        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
+
+    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
+    swept = [(card("3S", 280, 400), 1.0), (card("4D", 480, 200), 2.0), (card("5H", 250, 100), 3.0)]
+    frames = []
+    for k in range(110):
+        t = round(k * 0.1, 1)
+        seen = [deck] + [d for d, start in swept if start <= t < 5.0]
+        if t >= 7.4:
+            seen.append(card("4D", 480, 200))
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="mineiro")
+    got = events(session)
+    assert [e["type"] for e in got] == ["hand", "play", "play", "play", "fold", "hand", "play"], got
+    assert got[-1] == {"type": "play", "seat": 1, "card": "4D"}
