@@ -141,6 +141,7 @@ class TrackerConfig:
     settle_confidence: float = 0.2  # a card read below this waits 2 x min_frames (as a disputed reading)
     centre_play_confidence: float = 0.15  # a face-up card by the deck during a hand read below this is no play
     pile_share: float = 0.8  # ... nor one read below it with this share of its box over cards already played
+    part_share: float = 0.9  # a box this much inside a played card unseen meanwhile, out of turn, is part of it
     # a play read as another card in this share of its detections since it was decided, and at least in
     # late_frames of them, is renamed (see TableTracker._late_reread; None: never)
     late_share: float | None = 0.9
@@ -201,9 +202,15 @@ class Track:
     early_readings: frozenset[str] = frozenset()  # every reading it had by then
     twin_of: "Track | None" = None  # the play this track was flagged a second box of (see _twin_outlasts)
     named: dict[str, float] = field(default_factory=dict)  # best reading -> summed naming probability (sureness)
+    last_read: str = ""  # its latest frame's best reading ...
+    read_since: float = 0.0  # ... read so in every frame since this time (see TableTracker._part_of_unseen_play)
+    box_read: dict[str, Box] = field(default_factory=dict)  # reading -> its box the last frame it was read so
 
     def add(self, det: Detection, t: float, strong: bool = True) -> None:
         self.strong_hits += strong
+        if det.label != self.last_read:
+            self.last_read, self.read_since = det.label, t
+        self.box_read[det.label] = det.box
         self.min_conf = min(self.min_conf, det.confidence)
         self.box = det.box
         self.last_t = t
@@ -1164,6 +1171,16 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["pile"], "a barely readable box over cards already played", blocking=False)
             return
+        if (isinstance(zone, int) and zone != CENTRE and zone not in current.seats_due
+                and self._part_of_unseen_play(track)):
+            # The detector boxed a part of a card played in this hand, alone, while the card's own box
+            # was not seen or read as another (its other half read as a back): a rendered Paulista hand's
+            # 6D, its upper half read 2D at 0.21, took the next seat's turn.  Out of turn and inside a
+            # played card: shown, not applied.
+            self._anchor(track, "flagged")
+            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
+                    ["pile"], "a box inside a card already played, seen while that card was not", blocking=False)
+            return
         twin = self._same_moment_twin(track, zone)
         if twin is not None:
             self._anchor(track, "flagged")
@@ -1268,6 +1285,22 @@ class TableTracker:
         ys = [y1 + (y2 - y1) * (j + 0.5) / 10 for j in range(10)]
         inside = sum(1 for x in xs for y in ys if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes))
         return inside / 100.0
+
+    def _part_of_unseen_play(self, track: Track) -> bool:
+        """``track``'s box lies within a card played in the running hand (``part_share`` of it inside that
+        card's box as last read so) whose own track was not seen, or not read as that card, in any frame
+        since ``track`` began (another of the detector's boxes took its place): that card boxed in part."""
+        for anchor in self.anchors:
+            if anchor.kind != "play" or anchor.hand != self._view_hand or anchor.track_id == track.id:
+                continue
+            owner = next((t for t in self.tracks if t.id == anchor.track_id), None)
+            where = owner.box_read.get(anchor.label, anchor.box) if owner is not None else anchor.box
+            if inside_share(track.box, where) < self.config.part_share:
+                continue
+            if (owner is None or owner.last_t < track.first_t
+                    or (owner.last_read != anchor.label and owner.read_since <= track.first_t)):
+                return True
+        return False
 
     def _same_moment_twin(self, track: Track, zone: int | None) -> Track | None:
         """A surer card, proposed as a play, first seen in the same frame as ``track``, overlapping it,

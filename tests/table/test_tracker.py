@@ -1190,3 +1190,26 @@ def test_the_same_card_dealt_where_it_lay_in_the_swept_hand_is_a_new_card_once_t
     got = events(session)
     assert [e["type"] for e in got] == ["hand", "play", "play", "play", "fold", "hand", "play"], got
     assert got[-1] == {"type": "play", "seat": 1, "card": "4D"}
+
+
+def test_a_played_card_boxed_in_two_halves_while_the_next_seat_plays_is_no_new_card():
+    """Seat 2's 6D lies played; while seat 3 puts down 7H, the detector boxes 6D as two halves for three
+    frames: its lower half read as a back (joined to 6D's own track) and its upper half read 2D at 0.21.
+    The half went in as seat 3's play and 7H as seat 0's (a rendered Paulista hand).  A box within a
+    played card, out of turn, seen only while that card was not read as itself, is part of it: shown,
+    not applied."""
+    from .streams import run_frames
+
+    def card(label: str, x: float, y: float) -> Detection:
+        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
+
+    six = card("6D", 330, 94)
+    lower = Detection(BACK, 0.37, (300.0, 77.0, 360.0, 137.0), 0.37)
+    upper = Detection("2D", 0.21, (300.0, 54.0, 362.0, 99.0), 0.62, (("6D", 0.05),))
+    seven = Detection("7H", 0.45, (130.0, 197.0, 190.0, 283.0), 0.47)
+    frames = _frames(6.0, (card("KS", 280, 400), 0.5, 99), (card("QD", 480, 200), 1.5, 99), (six, 2.5, 3.5),
+                     (lower, 3.5, 3.8), (upper, 3.5, 3.8), (six, 3.8, 99), (seven, 3.5, 99))
+    session = run_frames(frames)
+    plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
+    assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H")], plays
+    assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("pile", "2D")]
