@@ -60,6 +60,22 @@ def rename_in_hand(game: Any, card: str, name: str, first_dealer: int | None = N
     return _again(game, tail, renamed_event(tail[0], card, name), first_dealer)
 
 
+def reseat_call(game: Any, index: int, seat: int, first_dealer: int | None = None) -> list[dict[str, Any]] | None:
+    """The call at ``index`` of ``game``'s events (in its running hand) made by ``seat`` instead, and the
+    hand after it applied again (``game`` changed in place): plays re-seated as in :func:`rename_in_hand`,
+    and an answer or raise the engine now refuses given to the seat that may answer then.  Returns the
+    events applied again, or None -- ``game`` as it was -- when the hand does not go in so.
+
+    Why: one microphone cannot tell voices apart.  Unasked, a call both sides or several duels could
+    have made goes in for a guessed seat; a six-player pica-pica truco put in the wrong duel, and its
+    "no quiero" with it, ended that duel, and its cards went to the seats of another."""
+    events = list(game.events)
+    if not 0 <= index < len(events) or "seat" not in events[index]:
+        return None
+    tail = [dict(e) for e in events[index:]]
+    return _again(game, tail, {**tail[0], "seat": seat}, first_dealer, answers=True)
+
+
 def drop_from_hand(game: Any, card: str, first_dealer: int | None = None) -> list[dict[str, Any]] | None:
     """Take the face-up play of ``card`` out of the running hand of ``game`` (changed in place): the
     table rejected a card already in the log (see Fusion.settling).  Returns the events applied again
@@ -71,10 +87,25 @@ def drop_from_hand(game: Any, card: str, first_dealer: int | None = None) -> lis
     return _again(game, tail, None, first_dealer)
 
 
+_ANSWERS = ("accept", "refuse", "raise")
+
+
+def _answered(game: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` (an answer, or a raise) as it goes in now: as it was when the engine takes it, else
+    made by the seat that may answer the open bet (when there is one)."""
+    if any(e == event for e in game.legal_events()):
+        return event
+    for legal in game.legal_events():
+        if legal.get("type") in ("accept", "refuse") and "seat" in legal:
+            return {**event, "seat": int(legal["seat"])}
+    return event
+
+
 def _again(game: Any, tail: list[dict[str, Any]], first: dict[str, Any] | None,
-           first_dealer: int | None) -> list[dict[str, Any]] | None:
+           first_dealer: int | None, answers: bool = False) -> list[dict[str, Any]] | None:
     """The running hand undone back to the first event of ``tail`` (:func:`hand_tail`'s), that event
-    replaced by ``first`` (None: left out) and the rest applied again (see :func:`rename_in_hand`)."""
+    replaced by ``first`` (None: left out) and the rest applied again (see :func:`rename_in_hand`); with
+    ``answers``, each answer or raise as :func:`_answered` has it (the caller before it changed)."""
     for _ in tail:
         game.undo()
     again: list[dict[str, Any]] = []
@@ -87,6 +118,8 @@ def _again(game: Any, tail: list[dict[str, Any]], first: dict[str, Any] | None,
             seat = seat_due(game, event, first_dealer)
             if seat is not None:
                 event["seat"] = seat
+            if answers and event.get("type") in _ANSWERS and "seat" in event:
+                event = _answered(game, event)
             game.apply(dict(event))
             again.append(event)
     except illegal_error():

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.table.amend import drop_from_hand, hand_tail, rename_in_hand
+from companion.table.amend import drop_from_hand, hand_tail, rename_in_hand, reseat_call
 from companion.table.engine_view import TableLog, illegal_error, seat_due, view_of
 from companion.table.observations import (CARD_EVENTS, Proposal, VoiceObservation, card_key, chosen_seat,
                                           describe_event, seat_choice)
@@ -153,6 +153,7 @@ class Fusion:
         self._view_cache: tuple[int, TableView] | None = None
         self._game_cache: tuple[int, Any] | None = None
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
+        self._reseat_tried: set[int] = set()  # held cards _reseat_for_zones looked at
         # the changes _reopening found for a card put down after the hand, and what they were worked out for
         self._reopen_memo: tuple[tuple[Any, ...], list[tuple[int, str, list[dict[str, Any]], int]]] | None = None
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
@@ -463,6 +464,8 @@ class Fusion:
                 continue
             if head.id in self.pending_since and self._reread_for_zones(head):
                 continue
+            if head.id in self.pending_since and self._reseat_for_zones(head):
+                continue
             if head.id in self.pending_since and head.flags == ["illegal"]:
                 # refused by the engine only: what came in before it may have made it legal
                 try:
@@ -613,6 +616,68 @@ class Fusion:
             return False  # two renamings fit as well: the zones cannot tell which card was misread
         _, card, name, again = gains[0]
         self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
+        view = view_of(self.game, self.first_dealer)
+        if head.zone in view.turns:
+            head.event["seat"] = head.zone
+            head.flags = [f for f in head.flags if f != "wrong_seat"]
+            self.pending_since.pop(head.id, None)
+        self._changed()
+        return True
+
+    def _reseat_for_zones(self, head: Proposal) -> bool:
+        """A card held because it lies in another seat's zone than the engine's turn, when a call of the
+        running hand whose speaker was guessed (heard, several seats could have made it, and the table
+        was not asked or did not answer) made by another of those seats puts the held card, and the
+        camera's plays after the call, in their seats' zones: the call is given that seat and the hand
+        goes in again after it (see companion.table.amend.reseat_call).
+
+        Why: one microphone cannot tell who spoke.  A six-player pica-pica hand: seat 4's truco went in
+        for seat 0, its "no quiero" for seat 3, and that duel was over; seats 0 and 3 then played, and
+        their cards went to seats 1 and 4 (rendered seeds: every hand lost to a seat was of this kind).
+        Only when one choice does strictly best.  Each held card is looked at once."""
+        if (head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE)
+                or head.id in self._reseat_tried):
+            return False
+        self._reseat_tried.add(head.id)
+        events = list(self.game.events)
+        start = max((i for i, e in enumerate(events) if e.get("type") == "hand"), default=None)
+        if start is None:
+            return False
+        zones = self._hand_zones()
+
+        def misses(after: Any, tail: list[dict[str, Any]]) -> int:
+            view = view_of(after, self.first_dealer)
+            seat = head.zone if head.zone in view.turns else view.turn
+            return plays_outside_zones(tail, zones) + (seat is not None and head.zone != seat)
+
+        now = misses(self.game, events[start:])
+        trials: list[tuple[int, int, list[dict[str, Any]], int]] = []
+        for entry in self._running_hand():
+            prop = entry.proposal
+            if (prop is None or prop.source == "vision" or entry.resolved_by not in ("auto", "timeout")
+                    or "seat" not in entry.event or not prop.alternatives
+                    or not all(a.startswith("seat ") for a in prop.alternatives)):
+                continue
+            index = max((i for i in range(start + 1, len(events)) if events[i] == entry.event), default=None)
+            if index is None:
+                continue
+            for choice in prop.alternatives:
+                trial = copy.deepcopy(self.game)
+                again = reseat_call(trial, index, chosen_seat(choice), self.first_dealer)
+                if again is not None:
+                    gain = now - misses(trial, list(events[start:index]) + again)
+                    if gain > 0:
+                        trials.append((gain, index, again, chosen_seat(choice)))
+        best = [t for t in trials if t[0] == max((t[0] for t in trials), default=0)]
+        if len(best) > 1:
+            # the two seats of one duel fit the zones alike (the call ends that duel whoever made it):
+            # the guessed seat's team is kept, as the words were taken at first
+            best = [t for t in best if t[3] % 2 == events[t[1]]["seat"] % 2]
+        if len(best) != 1:
+            return False  # no seat, or several, fit as well: the zones cannot tell who spoke
+        _, index, again, seat = best[0]
+        self._put_again(again, f"the cards lie in the zones of other seats: {describe_event(events[index])} "
+                               f"was seat {seat}'s", undo=len(events) - index)
         view = view_of(self.game, self.first_dealer)
         if head.zone in view.turns:
             head.event["seat"] = head.zone

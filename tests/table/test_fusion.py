@@ -816,3 +816,31 @@ def test_a_pica_pica_deal_the_camera_closes_is_closed_whole():
     assert len(closes) == 3 and len({e["seat"] for e in closes}) == 3
     assert not fusion.view().in_hand
     assert fusion.enter({"type": "hand", "dealer": 4})
+
+
+def test_a_guessed_caller_is_moved_to_the_duel_the_cards_say_is_still_played():
+    # One microphone cannot tell who spoke.  In a pica-pica deal (duels 0-3, 1-4, 2-5; seats 4, 5 and 0 to
+    # play first) nobody answered "who said it?": the truco went in for seat 4 and its "no quiero" for seat
+    # 1, ending duel 1-4.  Seat 5 plays, then seat 4: its card lies in seat 4's zone, whose duel is over.
+    # Had seat 0 (the same team) called, in duel 0-3, every card lies in its seat's zone (had seat 2, seat
+    # 5's card would not): the call is moved there and the hand goes in again after it
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 6}),
+                    FusionConfig(hold=0.5, voice_hold=0.5, pending_timeout=1.0), first_dealer=2)
+    for event in ({"type": "hand", "dealer": 2}, {"type": "raise", "seat": 3, "to": 2}, {"type": "refuse", "seat": 4},
+                  {"type": "hand", "dealer": 3}):
+        assert fusion.enter(event)
+    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    fusion.hear_words(2.0, "truco")
+    fusion.tick(5.0)
+    fusion.hear_words(6.0, "no quiero")
+    fusion.tick(8.0)
+    assert fusion.log.events[-2:] == [{"type": "raise", "seat": 4, "to": 2}, {"type": "refuse", "seat": 1}]
+    fusion.submit(Proposal({"type": "play", "seat": 5, "card": "4C"}, 9.0, 0.9, "vision", [], "", True, 9.0, zone=5))
+    fusion.tick(9.6)
+    fusion.submit(Proposal({"type": "play", "seat": fusion.view().turn, "card": "5E"}, 10.0, 0.9, "vision",
+                           ["wrong_seat"], "card lies in seat 4's zone", True, 10.0, zone=4))
+    for t in (10.6, 10.7):
+        fusion.tick(t)
+    assert fusion.log.events[-4:] == [{"type": "raise", "seat": 0, "to": 2}, {"type": "refuse", "seat": 3},
+                                      {"type": "play", "seat": 5, "card": "4C"}, {"type": "play", "seat": 4, "card": "5E"}]
+    assert any("was seat 0's" in m for m in fusion.messages)
