@@ -170,6 +170,9 @@ class Proposal:
     ``new_deal`` (a hand closed because the next deal began), ``after_hand`` (a
     card put down once the hand was over), ``by_deck`` (a barely readable face-up
     card by the deck during a hand: a ghost of the deck or the vira, shown only),
+    ``pile`` (a box over or inside cards already played, shown only), ``twin_box`` (a second box of a card
+    being put down, shown only), ``ghost`` (a back where none may lie face down, out of turn, with no face
+    read in it, shown only),
     ``reread`` (decided on a runner-up reading), ``speech_confirm``, ``illegal``, ``unseen``
     (a covered play the camera never saw, put in by fusion before the next card: Fusion._unseen_covered).  A
     *blocking* proposal holds every later one until it is confirmed or rejected

@@ -142,6 +142,7 @@ class TrackerConfig:
     centre_play_confidence: float = 0.15  # a face-up card by the deck during a hand read below this is no play
     pile_share: float = 0.8  # ... nor one read below it with this share of its box over cards already played
     part_share: float = 0.9  # a box this much inside a played card unseen meanwhile, out of turn, is part of it
+    ghost_face_support: float = 0.03  # a forbidden back out of turn with its best face under this a frame is no card
     # a play read as another card in this share of its detections since it was decided, and at least in
     # late_frames of them, is renamed (see TableTracker._late_reread; None: never)
     late_share: float | None = 0.9
@@ -1064,6 +1065,15 @@ class TableTracker:
             if track.hits < 2 * self.config.min_frames:
                 return  # a back box seen a moment beside a card being put down (a hand) is no card: look longer
             faces = _possible_readings(track, (BACK,), current)
+            if (faces and isinstance(zone, int) and zone != CENTRE and zone not in current.seats_due
+                    and track.support(faces[0]) < self.config.ghost_face_support * track.hits):
+                # out of its seat's turn, and no face read in it to speak of (a rendered Mineiro hand: a
+                # back at 0.15 beside a played AD, its best face JC at 0.0004 a frame, took seat 4's turn)
+                self._anchor(track, "flagged")
+                propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": faces[0]},
+                        ["ghost"], "a back where no card may be face down, out of turn, with no face read in it",
+                        blocking=False)
+                return
             if faces:
                 label = track.label_override = faces[0]
                 conf = min(track.confidence, 0.5)

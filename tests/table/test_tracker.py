@@ -1213,3 +1213,21 @@ def test_a_played_card_boxed_in_two_halves_while_the_next_seat_plays_is_no_new_c
     plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
     assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H")], plays
     assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("pile", "2D")]
+
+
+def test_a_forbidden_back_out_of_turn_with_no_face_in_it_is_no_card():
+    """First trick: no card may be played face down.  A weak back box beside seat 1's played card, in seat
+    1's zone while seat 2 is due, read as no face at all (its best face under 0.001), was taken for its
+    likeliest face and went in as seat 2's play (a rendered Mineiro hand).  It is shown, not applied."""
+    from .streams import run_frames
+
+    def card(label: str, x: float, y: float) -> Detection:
+        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
+
+    ghost = Detection(BACK, 0.15, (437.0, 280.0, 501.0, 345.0), 0.15, (("JC", 0.0004),))
+    frames = _frames(6.0, (card("KS", 280, 400), 0.5, 99), (card("QD", 480, 200), 1.5, 99), (ghost, 2.5, 99),
+                     (card("3H", 330, 94), 3.5, 99))
+    session = run_frames(frames)
+    plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
+    assert plays == [(0, "KS"), (1, "QD"), (2, "3H")], plays
+    assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("ghost", "JC")]
