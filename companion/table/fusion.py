@@ -616,13 +616,18 @@ class Fusion:
             return False  # two renamings fit as well: the zones cannot tell which card was misread
         _, card, name, again = gains[0]
         self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
+        self._seat_by_zone(head)
+        return True
+
+    def _seat_by_zone(self, head: Proposal) -> None:
+        """After the hand went in again so that ``head``'s zone may play: ``head`` is that seat's play, no
+        longer held for its seat."""
         view = view_of(self.game, self.first_dealer)
         if head.zone in view.turns:
             head.event["seat"] = head.zone
             head.flags = [f for f in head.flags if f != "wrong_seat"]
             self.pending_since.pop(head.id, None)
         self._changed()
-        return True
 
     def _reseat_for_zones(self, head: Proposal) -> bool:
         """A card held because it lies in another seat's zone than the engine's turn, when a call of the
@@ -678,12 +683,7 @@ class Fusion:
         _, index, again, seat = best[0]
         self._put_again(again, f"the cards lie in the zones of other seats: {describe_event(events[index])} "
                                f"was seat {seat}'s", undo=len(events) - index)
-        view = view_of(self.game, self.first_dealer)
-        if head.zone in view.turns:
-            head.event["seat"] = head.zone
-            head.flags = [f for f in head.flags if f != "wrong_seat"]
-            self.pending_since.pop(head.id, None)
-        self._changed()
+        self._seat_by_zone(head)
         return True
 
     def _after_hand(self, head: Proposal) -> bool:

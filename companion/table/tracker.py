@@ -293,6 +293,11 @@ Submit = Callable[[Proposal], None]
 ViewFn = Callable[[], TableView]
 
 
+def _out_of_turn(zone: int | None, current: TableView) -> bool:
+    """``zone`` is a seat's zone (not the middle, not unknown) and that seat is not due to play."""
+    return zone is not None and zone != CENTRE and zone not in current.seats_due
+
+
 def _settling(prop: Proposal, now: float) -> bool:
     """``prop`` is in the log already and still settles (see Fusion.settling): its card may be renamed there."""
     return prop.settled and prop.open_until is not None and now <= prop.open_until
@@ -1065,7 +1070,7 @@ class TableTracker:
             if track.hits < 2 * self.config.min_frames:
                 return  # a back box seen a moment beside a card being put down (a hand) is no card: look longer
             faces = _possible_readings(track, (BACK,), current)
-            if (faces and isinstance(zone, int) and zone != CENTRE and zone not in current.seats_due
+            if (faces and _out_of_turn(zone, current)
                     and track.support(faces[0]) < self.config.ghost_face_support * track.hits):
                 # out of its seat's turn, and no face read in it to speak of (a rendered Mineiro hand: a
                 # back at 0.15 beside a played AD, its best face JC at 0.0004 a frame, took seat 4's turn)
@@ -1181,8 +1186,7 @@ class TableTracker:
             propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
                     ["pile"], "a barely readable box over cards already played", blocking=False)
             return
-        if (isinstance(zone, int) and zone != CENTRE and zone not in current.seats_due
-                and self._part_of_unseen_play(track)):
+        if _out_of_turn(zone, current) and self._part_of_unseen_play(track):
             # The detector boxed a part of a card played in this hand, alone, while the card's own box
             # was not seen or read as another (its other half read as a back): a rendered Paulista hand's
             # 6D, its upper half read 2D at 0.21, took the next seat's turn.  Out of turn and inside a
@@ -1400,7 +1404,8 @@ class TableTracker:
         Beside the deck it was taken for the next hand's first card (a rendered Mineiro table: KH boxed
         again read JH at 0.30 opened a hand nobody dealt, and the next hand's plays took the wrong seats).
         Not the last vira: the next one is turned where it lay."""
-        return isinstance(self._zone(track.box), int) and self._zone(track.box) != CENTRE and any(
+        zone = self._zone(track.box)
+        return zone is not None and zone != CENTRE and any(
             a.kind == "finished" and a.kind_before in ("play", "covered")
             and iou(a.box, track.box) >= self.config.relabel_iou
             and track.first_t - a.last_t <= self.config.track_patience
