@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.table.engine_view import illegal_error, seat_due
+from companion.table.engine_view import answering_seat, illegal_error, seat_due
 
 
 def renamed_event(event: dict[str, Any], card: str, name: str) -> dict[str, Any] | None:
@@ -93,12 +93,10 @@ _ANSWERS = ("accept", "refuse", "raise")
 def _answered(game: Any, event: dict[str, Any]) -> dict[str, Any]:
     """``event`` (an answer, or a raise) as it goes in now: as it was when the engine takes it, else
     made by the seat that may answer the open bet (when there is one)."""
-    if any(e == event for e in game.legal_events()):
+    if event in game.legal_events():
         return event
-    for legal in game.legal_events():
-        if legal.get("type") in ("accept", "refuse") and "seat" in legal:
-            return {**event, "seat": int(legal["seat"])}
-    return event
+    seat = answering_seat(game)
+    return event if seat is None else {**event, "seat": seat}
 
 
 def _again(game: Any, tail: list[dict[str, Any]], first: dict[str, Any] | None,

@@ -67,7 +67,7 @@ def view_of(game: Any, first_dealer: int | None = None) -> TableView:
         played.add(vira)
     answering = None
     if in_hand and state.get("open_bets"):
-        answering = _answering_seat(game)
+        answering = answering_seat(game)
     return TableView(
         players=players,
         deck=frozenset(variant.deck_cards),
@@ -106,7 +106,8 @@ def _face_down_ok(game: Any, state: dict[str, Any]) -> bool:
     return any(game.covered_block(int(seat)) is None for seat in seats) if seats else True
 
 
-def _answering_seat(game: Any) -> int | None:
+def answering_seat(game: Any) -> int | None:
+    """The seat that may accept or refuse the open bet of ``game`` (None: no bet is open)."""
     for ev in game.legal_events():
         if ev.get("type") in ("accept", "refuse") and "seat" in ev:
             return int(ev["seat"])

@@ -649,13 +649,7 @@ class Fusion:
         if start is None:
             return False
         zones = self._hand_zones()
-
-        def misses(after: Any, tail: list[dict[str, Any]]) -> int:
-            view = view_of(after, self.first_dealer)
-            seat = head.zone if head.zone in view.turns else view.turn
-            return plays_outside_zones(tail, zones) + (seat is not None and head.zone != seat)
-
-        now = misses(self.game, events[start:])
+        before = self._misses_after(self.game, events[start:], zones, head.zone)
         trials: list[tuple[int, int, list[dict[str, Any]], int]] = []
         for entry in self._running_hand():
             prop = entry.proposal
@@ -670,7 +664,7 @@ class Fusion:
                 trial = copy.deepcopy(self.game)
                 again = reseat_call(trial, index, chosen_seat(choice), self.first_dealer)
                 if again is not None:
-                    gain = now - misses(trial, list(events[start:index]) + again)
+                    gain = before - self._misses_after(trial, events[start:index] + again, zones, head.zone)
                     if gain > 0:
                         trials.append((gain, index, again, chosen_seat(choice)))
         best = [t for t in trials if t[0] == max((t[0] for t in trials), default=0)]
@@ -1018,14 +1012,15 @@ class Fusion:
         if again is None:
             return None
         zones = self._hand_zones()
+        return (self._misses_after(game, tail[1:], zones, zone)
+                - self._misses_after(renamed, again[1:], zones, zone)), again
 
-        def misses(events: list[dict[str, Any]], after: Any) -> int:
-            n = plays_outside_zones(events[1:], zones)
-            view = view_of(after, self.first_dealer)
-            seat = zone if zone in view.turns else view.turn
-            return n + (zone not in (None, CENTRE) and seat is not None and zone != seat)
-
-        return misses(tail, game) - misses(again, renamed), again
+    def _misses_after(self, after: Any, plays: list[dict[str, Any]], zones: dict[str, int], zone: int | None) -> int:
+        """How many of ``plays`` lie outside the zone of the seat they went in for (``zones``: card -> zone),
+        plus one when a card now put down in ``zone`` would go in for another seat in ``after``."""
+        view = view_of(after, self.first_dealer)
+        seat = zone if zone in view.turns else view.turn
+        return plays_outside_zones(plays, zones) + (zone not in (None, CENTRE) and seat is not None and zone != seat)
 
     def _running_hand(self) -> Iterator[Applied]:
         """What went into the log since the running hand's deal, latest first (the deal not included)."""

@@ -295,7 +295,7 @@ ViewFn = Callable[[], TableView]
 
 def _out_of_turn(zone: int | None, current: TableView) -> bool:
     """``zone`` is a seat's zone (not the middle, not unknown) and that seat is not due to play."""
-    return zone is not None and zone != CENTRE and zone not in current.seats_due
+    return zone not in (CENTRE, None) and zone not in current.seats_due
 
 
 def _settling(prop: Proposal, now: float) -> bool:
@@ -1018,6 +1018,12 @@ class TableTracker:
             if named and flags and blocking:  # it will wait for an answer: keep reading the card meanwhile
                 self._waiting.append((track, prop, "vira" if "vira" in event else "card"))
 
+        def show(card: str, flag: str, reason: str) -> None:
+            """A card that is no play (impossible, or a ghost): shown for the seat due, never applied."""
+            self._anchor(track, "flagged")
+            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": card},
+                    [flag], reason, blocking=False)
+
         if current.game_over:
             self._anchor(track, "ignored")
             return
@@ -1074,10 +1080,7 @@ class TableTracker:
                     and track.support(faces[0]) < self.config.ghost_face_support * track.hits):
                 # out of its seat's turn, and no face read in it to speak of (a rendered Mineiro hand: a
                 # back at 0.15 beside a played AD, its best face JC at 0.0004 a frame, took seat 4's turn)
-                self._anchor(track, "flagged")
-                propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": faces[0]},
-                        ["ghost"], "a back where no card may be face down, out of turn, with no face read in it",
-                        blocking=False)
+                show(faces[0], "ghost", "a back where no card may be face down, out of turn, with no face read in it")
                 return
             if faces:
                 label = track.label_override = faces[0]
@@ -1121,16 +1124,12 @@ class TableTracker:
                 conf = min(conf, 0.5)
                 track.relabel_reason = f"read as {first_reading} ({why}); next best reading {label}"
         if label not in current.deck:
-            self._anchor(track, "flagged")
-            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
-                    ["not_in_deck"], f"{label} is not in this variant's deck", blocking=False)
+            show(label, "not_in_deck", f"{label} is not in this variant's deck")
             return
         if label in current.played:
             if self._give_way(track, label, zone, current):
                 return  # decided on the next frame, when the view has the twin's new reading
-            self._anchor(track, "flagged")
-            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
-                    ["duplicate"], f"{label} is already out in this hand", blocking=False)
+            show(label, "duplicate", f"{label} is already out in this hand")
             return
 
         if not current.in_hand:
@@ -1173,27 +1172,21 @@ class TableTracker:
             # Measured on rendered hands: every barely readable face-up card by the deck during a hand
             # was a ghost (the deck or the vira boxed twice, a card passing over the middle), and each
             # one applied took a seat's turn and shifted every later card.  Shown, not applied.
-            self._anchor(track, "flagged")
-            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
-                    ["by_deck"], "a barely readable card by the deck, not in front of a seat", blocking=False)
+            show(label, "by_deck", "a barely readable card by the deck, not in front of a seat")
             return
         elif conf < self.config.centre_play_confidence and self._over_plays(track) >= self.config.pile_share:
             # A barely readable box lying over cards already played in this hand is the pile boxed
             # again (one card half under another, boxed as one), not a new card: applied, it took a
             # seat's turn and every later card of the trick went to the seat after its own (rendered
             # seed 3, a six-player Paulista hand).  Shown, not applied.
-            self._anchor(track, "flagged")
-            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
-                    ["pile"], "a barely readable box over cards already played", blocking=False)
+            show(label, "pile", "a barely readable box over cards already played")
             return
         if _out_of_turn(zone, current) and self._part_of_unseen_play(track):
             # The detector boxed a part of a card played in this hand, alone, while the card's own box
             # was not seen or read as another (its other half read as a back): a rendered Paulista hand's
             # 6D, its upper half read 2D at 0.21, took the next seat's turn.  Out of turn and inside a
             # played card: shown, not applied.
-            self._anchor(track, "flagged")
-            propose({"type": "play", "seat": current.turn if current.turn is not None else -1, "card": label},
-                    ["pile"], "a box inside a card already played, seen while that card was not", blocking=False)
+            show(label, "pile", "a box inside a card already played, seen while that card was not")
             return
         twin = self._same_moment_twin(track, zone)
         if twin is not None:
@@ -1404,8 +1397,7 @@ class TableTracker:
         Beside the deck it was taken for the next hand's first card (a rendered Mineiro table: KH boxed
         again read JH at 0.30 opened a hand nobody dealt, and the next hand's plays took the wrong seats).
         Not the last vira: the next one is turned where it lay."""
-        zone = self._zone(track.box)
-        return zone is not None and zone != CENTRE and any(
+        return self._zone(track.box) not in (CENTRE, None) and any(
             a.kind == "finished" and a.kind_before in ("play", "covered")
             and iou(a.box, track.box) >= self.config.relabel_iou
             and track.first_t - a.last_t <= self.config.track_patience

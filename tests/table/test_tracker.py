@@ -640,6 +640,11 @@ DECK = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
 VIRA = Detection("5H", 0.89, (237.9, 209.4, 322.9, 270.3), 0.89)
 
 
+def _card(label: str, x: float, y: float, conf: float = 0.9) -> Detection:
+    """A card read ``label`` at ``conf``, its box 60x86 about (x, y) (the frames built in the tests below)."""
+    return Detection(label, conf, (x - 30, y - 43, x + 30, y + 43), conf)
+
+
 def _frames(seconds: float, *cards: tuple[Detection, float, float]) -> list[FrameDetections]:
     """10 frames a second: the deck and vira, and each (detection, from, until) while it lasts."""
     out = []
@@ -1147,18 +1152,14 @@ def test_a_card_of_the_hand_just_ended_boxed_again_by_the_deck_opens_no_hand():
     that card, shown as put down after the hand, not applied."""
     from .streams import run_frames
 
-    def card(label: str, x: float, y: float, conf: float = 0.9) -> Detection:
-        return Detection(label, conf, (x - 30, y - 43, x + 30, y + 43), conf)
-
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    plays = [card("3S", 280, 400), card("4D", 480, 200), card("5H", 330, 145), card("6D", 160, 200),
-             card("3D", 360, 400), card("4S", 480, 280), card("5C", 250, 100), card("6S", 160, 280)]
+    plays = [_card("3S", 280, 400), _card("4D", 480, 200), _card("5H", 330, 145), _card("6D", 160, 200),
+             _card("3D", 360, 400), _card("4S", 480, 280), _card("5C", 250, 100), _card("6S", 160, 280)]
     frames = []
     for k in range(140):
         t = round(k * 0.1, 1)
-        seen = [deck] + [d for i, d in enumerate(plays) if t >= 1.0 + i and not (d.label == "5H" and 9.0 <= t < 9.5)]
+        seen = [DECK] + [d for i, d in enumerate(plays) if t >= 1.0 + i and not (d.label == "5H" and 9.0 <= t < 9.5)]
         if t >= 9.5:
-            seen = [d for d in seen if d.label != "5H"] + [card("KH", 330, 145, 0.3)]
+            seen = [d for d in seen if d.label != "5H"] + [_card("KH", 330, 145, 0.3)]
         frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
     session = run_frames(frames, variant="mineiro")
     got = events(session)
@@ -1174,17 +1175,13 @@ def test_the_same_card_dealt_where_it_lay_in_the_swept_hand_is_a_new_card_once_t
     has been seen again for cleared_seconds, they were gathered, and a card there is a new deal's."""
     from .streams import run_frames
 
-    def card(label: str, x: float, y: float) -> Detection:
-        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
-
-    deck = Detection(BACK, 0.93, (330.8, 196.8, 389.3, 283.0), 0.93)
-    swept = [(card("3S", 280, 400), 1.0), (card("4D", 480, 200), 2.0), (card("5H", 250, 100), 3.0)]
+    swept = [(_card("3S", 280, 400), 1.0), (_card("4D", 480, 200), 2.0), (_card("5H", 250, 100), 3.0)]
     frames = []
     for k in range(110):
         t = round(k * 0.1, 1)
-        seen = [deck] + [d for d, start in swept if start <= t < 5.0]
+        seen = [DECK] + [d for d, start in swept if start <= t < 5.0]
         if t >= 7.4:
-            seen.append(card("4D", 480, 200))
+            seen.append(_card("4D", 480, 200))
         frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
     session = run_frames(frames, variant="mineiro")
     got = events(session)
@@ -1200,14 +1197,11 @@ def test_a_played_card_boxed_in_two_halves_while_the_next_seat_plays_is_no_new_c
     not applied."""
     from .streams import run_frames
 
-    def card(label: str, x: float, y: float) -> Detection:
-        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
-
-    six = card("6D", 330, 94)
+    six = _card("6D", 330, 94)
     lower = Detection(BACK, 0.37, (300.0, 77.0, 360.0, 137.0), 0.37)
     upper = Detection("2D", 0.21, (300.0, 54.0, 362.0, 99.0), 0.62, (("6D", 0.05),))
     seven = Detection("7H", 0.45, (130.0, 197.0, 190.0, 283.0), 0.47)
-    frames = _frames(6.0, (card("KS", 280, 400), 0.5, 99), (card("QD", 480, 200), 1.5, 99), (six, 2.5, 3.5),
+    frames = _frames(6.0, (_card("KS", 280, 400), 0.5, 99), (_card("QD", 480, 200), 1.5, 99), (six, 2.5, 3.5),
                      (lower, 3.5, 3.8), (upper, 3.5, 3.8), (six, 3.8, 99), (seven, 3.5, 99))
     session = run_frames(frames)
     plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
@@ -1221,12 +1215,9 @@ def test_a_forbidden_back_out_of_turn_with_no_face_in_it_is_no_card():
     likeliest face and went in as seat 2's play (a rendered Mineiro hand).  It is shown, not applied."""
     from .streams import run_frames
 
-    def card(label: str, x: float, y: float) -> Detection:
-        return Detection(label, 0.9, (x - 30, y - 43, x + 30, y + 43), 0.9)
-
     ghost = Detection(BACK, 0.15, (437.0, 280.0, 501.0, 345.0), 0.15, (("JC", 0.0004),))
-    frames = _frames(6.0, (card("KS", 280, 400), 0.5, 99), (card("QD", 480, 200), 1.5, 99), (ghost, 2.5, 99),
-                     (card("3H", 330, 94), 3.5, 99))
+    frames = _frames(6.0, (_card("KS", 280, 400), 0.5, 99), (_card("QD", 480, 200), 1.5, 99), (ghost, 2.5, 99),
+                     (_card("3H", 330, 94), 3.5, 99))
     session = run_frames(frames)
     plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
     assert plays == [(0, "KS"), (1, "QD"), (2, "3H")], plays
