@@ -1222,3 +1222,20 @@ def test_a_forbidden_back_out_of_turn_with_no_face_in_it_is_no_card():
     plays = [(e["seat"], e["card"]) for e in events(session) if e["type"] == "play"]
     assert plays == [(0, "KS"), (1, "QD"), (2, "3H")], plays
     assert [(a.flags[0], a.event["card"]) for a in session.fusion.alerts] == [("ghost", "JC")]
+
+
+def test_a_card_put_down_sliding_over_the_seats_earlier_card_is_a_card_of_its_own():
+    """Seat 2 won the first trick with 6D and leads the second: its JC is put down sliding in over the 6D,
+    which it hides.  The 6D's track followed the new card's boxes; decided already, it was never proposed
+    again, and seat 2's play was lost (a rendered Mineiro hand's KC so, beside its seat's 5D).  The card,
+    read JC for half a second and far from where 6D lay, is a track of its own and goes in."""
+    from .streams import run_frames
+
+    frames = _frames(9.0, (_card("KS", 280, 400), 0.5, 99), (_card("QD", 480, 200), 1.5, 99),
+                     (_card("6D", 330, 94), 2.5, 5.0), (_card("7H", 160, 240), 3.5, 99),
+                     (_card("JC", 345, 94), 5.0, 5.3), (_card("JC", 360, 94), 5.3, 5.6),
+                     (_card("JC", 375, 94), 5.6, 99), (_card("AH", 90, 240), 7.0, 99))
+    session = run_frames(frames)
+    plays = [(e["seat"], e.get("card")) for e in events(session) if e["type"] == "play"]
+    assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H"), (2, "JC"), (3, "AH")], plays
+    assert any("JC put down on 6D" in e for e in session.tracker.events)
