@@ -502,7 +502,7 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
     table.proposals.clear()
     table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
     tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
-    for k in range(4):
+    for k in range(8):  # (seen covered_frames frames: a back seen a moment may be a card carried face down)
         tracker.update(_back_frame(k / 10, (("AS", 0.2), ("KS", 0.1))), lambda: table.view, table.submit)
     (p,) = table.proposals
     assert p.event == {"type": "play", "seat": 0, "covered": True}
@@ -814,7 +814,7 @@ def test_a_weak_face_down_play_is_asked_about_only_when_a_face_reading_rivals_it
         table = _FakeTable()
         table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
         tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
-        for k in range(4):
+        for k in range(8):  # (covered_frames)
             tracker.update(_back_frame(k / 10, alternatives), lambda: table.view, table.submit)
         (p,) = table.proposals
         assert p.event == {"type": "play", "seat": 0, "covered": True} and "low_confidence" in p.flags
@@ -1239,3 +1239,19 @@ def test_a_card_put_down_sliding_over_the_seats_earlier_card_is_a_card_of_its_ow
     plays = [(e["seat"], e.get("card")) for e in events(session) if e["type"] == "play"]
     assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H"), (2, "JC"), (3, "AH")], plays
     assert any("JC put down on 6D" in e for e in session.tracker.events)
+
+
+def test_a_back_seen_a_moment_in_the_zone_of_the_seat_due_is_no_covered_play():
+    """Second trick: face-down plays are allowed.  Seat 2's card is carried in face down and shows its back
+    for three frames before it lands face up a moment later.  The back went in as seat 2's covered play,
+    and the face that followed was held as a card out of turn (a rendered Mineiro hand ended on it).  A back
+    in a seat's zone is a covered play only once seen for ``covered_frames`` frames."""
+    from .streams import run_frames
+
+    carried = Detection(BACK, 0.5, (370.0, 27.0, 430.0, 113.0), 0.5)
+    frames = _frames(9.0, (_card("KS", 280, 400), 0.5, 99), (_card("QD", 480, 200), 1.5, 99),
+                     (_card("6D", 330, 94), 2.5, 99), (_card("7H", 160, 240), 3.5, 99),
+                     (carried, 5.0, 5.3), (_card("JC", 400, 80), 6.0, 99), (_card("AH", 90, 240), 7.5, 99))
+    session = run_frames(frames)
+    plays = [(e["seat"], e.get("card")) for e in events(session) if e["type"] == "play"]
+    assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H"), (2, "JC"), (3, "AH")], plays
