@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.amend import drop_from_hand, hand_tail, rename_in_hand, reseat_call
-from companion.table.engine_view import TableLog, illegal_error, seat_due, view_of
+from companion.table.engine_view import TableLog, illegal_error, seat_due, state_dict, view_of
 from companion.table.observations import (CARD_EVENTS, Proposal, VoiceObservation, card_key, chosen_seat,
                                           describe_event, seat_choice)
 from companion.table.tracker import TableView, closing_event
@@ -883,6 +883,9 @@ class Fusion:
         except illegal_error() as err:
             if self._close_again(prop, by) or self._before_last(prop, by) or self._dealt_already(prop):
                 return True
+            if self._implied_by_play(prop):  # a decision nobody was heard making went in: now the card
+                self._applied_now(prop, self.log.record(prop.event, source=prop.source), by)
+                return True
             if "illegal" not in prop.flags:
                 prop.flags.append("illegal")
                 prop.reason = (prop.reason + "; " if prop.reason else "") + str(err)
@@ -891,6 +894,54 @@ class Fusion:
             self._hold(prop)
             return False
         self._applied_now(prop, outcomes, by)
+        return True
+
+    def _implied_by_play(self, prop: Proposal) -> bool:
+        """A camera card the engine refuses, because the table decided something nobody was heard saying:
+        the team at mão de onze (de dez...) plays the hand, or the open truco was accepted.  When the card
+        goes in after that decision, the decision goes in (flagged ``inferred``, to undo like any event)
+        and True is returned: the card follows, for the seat due.
+
+        Why: a team at mão de onze looks at its cards and plays or runs, and a table that plays on says so
+        with its first card; nobody says "vamos jogar" every time.  An open truco is accepted, refused
+        (the hand ends, no card follows) or raised (said aloud); a card put down while it waits means the
+        "aceito" was not heard -- a loud table, a word the recogniser missed.  Without this, every card
+        of a rendered Mineiro hand was refused for having no seat due when the decision was not heard, and
+        a card refused while a truco waited shifted every later card to the wrong seat.  Running, refusing
+        and raising are never inferred: they are said, or typed.  Tried only after the other readings of a
+        refused card (a call heard before a card put down earlier, see _before_last)."""
+        if prop.source != "vision" or prop.event.get("type") != "play":
+            return False
+        view = view_of(self.game, self.first_dealer)
+        state = state_dict(self.game)
+        if not view.in_hand:
+            return False
+        if not view.turns:
+            wanted = ("eleven", "play")
+        elif state.get("open_bets") and all(b.get("kind") == "truco" for b in state["open_bets"]):
+            wanted = ("accept", None)
+        else:
+            return False
+        decision = next((e for e in self.game.legal_events() if e.get("type") == wanted[0]
+                         and (wanted[1] is None or e.get("decision") == wanted[1])), None)
+        if decision is None:
+            return False
+        trial = copy.deepcopy(self.game)
+        try:
+            trial.apply(dict(decision))
+            seat = seat_due(trial, prop.event, self.first_dealer)
+            play = {**prop.event, **({"seat": seat} if seat is not None else {})}
+            trial.apply(dict(play))
+        except illegal_error():
+            return False
+        why = (f"a card was put down: team {decision['team']} plays the hand" if wanted[0] == "eleven"
+               else f"a card was put down while the truco waited: seat {decision['seat']} accepted")
+        self._ids += 1
+        decided = Proposal(dict(decision), prop.t - 1e-3, 0.0, "vision", ["inferred"], why, True, self.now,
+                           self._ids)
+        self._applied_now(decided, self.log.record(dict(decision), source="vision"), "auto")
+        prop.event = play
+        prop.flags = [f for f in prop.flags if f not in ("no_turn", "illegal")]
         return True
 
     def _dealt_already(self, prop: Proposal) -> bool:

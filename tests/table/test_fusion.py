@@ -231,7 +231,7 @@ def test_rejected_proposal_is_dropped_and_the_rest_goes_on():
 def test_illegal_event_is_held_with_the_engines_message():
     fusion = _fusion()
     fusion.submit(Proposal({"type": "raise", "seat": 0, "to": 3}, 1.5, source="voice"))
-    fusion.submit(_card(0, "4C", 2.0))  # the truco must be answered first
+    fusion.submit(Proposal({"type": "raise", "seat": 2, "to": 6}, 2.0, source="voice"))  # its own team's truco
     fusion.tick(5.0)
     (p,) = fusion.pending
     assert "illegal" in p.flags and p.reason
@@ -271,12 +271,12 @@ def test_unattended_timeout_accepts_legal_and_drops_illegal():
     fusion = _fusion(pending_timeout=2.0, auto_action="accept")
     fusion.submit(_card(0, "4C", 2.0, flags=["low_confidence"]))
     fusion.submit(Proposal({"type": "raise", "seat": 1, "to": 3}, 2.5, source="voice"))
-    fusion.submit(_card(1, "AS", 8.0, flags=["wrong_seat"]))  # illegal: the truco waits for an answer
+    fusion.submit(_card(1, "4C", 8.0, flags=["wrong_seat"]))  # illegal: 4C is out already
     for t in (3.0, 5.5, 8.5, 11.0, 14.0):
         fusion.tick(t)
     assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "4C"},
                                      {"type": "raise", "seat": 1, "to": 3}]
-    assert not fusion.pending and fusion.rejected[-1].event["card"] == "AS"
+    assert not fusion.pending and fusion.rejected[-1].event["card"] == "4C"
 
 
 def test_unattended_a_card_refused_under_its_reading_goes_in_under_its_first_legal_other_reading():
@@ -844,3 +844,50 @@ def test_a_guessed_caller_is_moved_to_the_duel_the_cards_say_is_still_played():
     assert fusion.log.events[-4:] == [{"type": "raise", "seat": 0, "to": 2}, {"type": "refuse", "seat": 3},
                                       {"type": "play", "seat": 5, "card": "4C"}, {"type": "play", "seat": 4, "card": "5E"}]
     assert any("was seat 0's" in m for m in fusion.messages)
+
+
+def test_a_card_put_down_at_mao_de_onze_says_the_team_plays():
+    """Team 0 has 11: it decides whether to play the hand.  Nobody said it aloud; the first card put down says
+    it plays.  Before, every card of the hand was refused for having no seat due, and the hand was lost."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "paulista", "players": 2}),
+                    FusionConfig(**UNATTENDED.__dict__), first_dealer=1)
+    dealer = 1
+    for _ in range(11):  # team 0 to 11 points: team 1 runs from eleven hands
+        fusion.enter({"type": "hand", "dealer": dealer, "vira": "5H"})
+        fusion.enter({"type": "fold", "seat": 1})
+        dealer = 1 - dealer
+    fusion.enter({"type": "hand", "dealer": dealer, "vira": "5H"})
+    assert view_of(fusion.game, 1).turns == ()  # waiting for team 0's decision
+    fusion.submit(Proposal({"type": "play", "seat": 1, "card": "4C"}, 10.0, flags=["no_turn"],
+                           reason="no seat is due to play"))
+    fusion.tick(15.0)
+    fusion.tick(40.0)  # (unattended: held for its doubt, then applied)
+    assert fusion.log.events[-2:] == [{"type": "eleven", "team": 0, "decision": "play"},
+                                      {"type": "play", "seat": 1, "card": "4C"}]
+    assert [a.proposal.flags for a in fusion.applied[-2:]][0] == ["inferred"]
+    assert fusion.undo() and fusion.log.events[-1] == {"type": "undo"}
+
+
+def test_a_card_put_down_while_the_truco_waits_says_it_was_accepted():
+    """Seat 1 called truco; nobody was heard answering (a loud table, a word the recogniser missed), and seat 1
+    puts its card down.  A refused truco ends the hand and a raise is said aloud, so the truco was accepted:
+    that goes in first, flagged, then the card.  Before, the card was refused and every later card of the
+    hand took the wrong seat.  A card that does not go in even so (4C is out already) infers nothing."""
+    for config in ({}, {"pending_timeout": 2.0, "auto_action": "accept"}):
+        fusion = _fusion(**config)
+        fusion.submit(_card(0, "4C", 2.0))
+        fusion.submit(Proposal({"type": "raise", "seat": 1, "to": 3}, 2.5, source="voice"))
+        fusion.tick(3.0)
+        fusion.submit(_card(1, "4C", 3.5))  # the same card again: impossible, no answer is inferred from it
+        fusion.tick(8.0)
+        fusion.tick(12.0)
+        assert fusion.log.events[-1] == {"type": "raise", "seat": 1, "to": 3}
+        fusion.reject()
+        fusion.submit(_card(1, "AS", 13.0))
+        fusion.tick(13.5)
+        fusion.tick(20.0)
+        assert fusion.log.events[-3:] == [{"type": "raise", "seat": 1, "to": 3}, {"type": "accept", "seat": 0},
+                                          {"type": "play", "seat": 1, "card": "AS"}], config
+        assert fusion.applied[-2].proposal.flags == ["inferred"] and "accepted" in fusion.applied[-2].proposal.reason
