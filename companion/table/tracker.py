@@ -947,10 +947,15 @@ class TableTracker:
     def _check_cleared(self, frame: FrameDetections, current: TableView, submit: Submit) -> None:
         cfg = self.config
         # a card counts as on the table while its track lives (a flicker or a
-        # hand over it does not empty the table); one false positive does not
+        # hand over it does not empty the table); one false positive does not.  So does a play seen in
+        # this frame and read as its own face, however weakly (a rendered Mineiro hand's first card, only
+        # ever boxed at 0.23-0.27, was taken for swept and the next card closed the hand as a new deal;
+        # replays of every recorded stream: held-out +6 / +6, seeds 0-17 +1 / +1, fresh unchanged).  Not
+        # one taken for a face but read as a back: seen, then gone, it made a sweep (seed 101, two hands)
         on_table = any(
-            t.hits >= 2 and t.strong_hits and not (t.anchor is not None and t.anchor.kind == "deck")
-            for t in self.tracks)
+            (t.hits >= 2 and t.strong_hits and not (t.anchor is not None and t.anchor.kind == "deck"))
+            or (t.missed == 0 and t.anchor is not None and t.anchor.kind == "play"
+                and t.last_read == t.anchor.label != BACK) for t in self.tracks)
         # A frame is no blank one while a card played, still read as the card played, is seen in it,
         # however weakly: a rendered Mineiro hand's first card, seen well while put down, then boxed at
         # 0.21-0.25 (the deck too), was taken for swept 0.6 s after it was played, the table for cleared,

@@ -1255,3 +1255,30 @@ def test_a_back_seen_a_moment_in_the_zone_of_the_seat_due_is_no_covered_play():
     session = run_frames(frames)
     plays = [(e["seat"], e.get("card")) for e in events(session) if e["type"] == "play"]
     assert plays == [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H"), (2, "JC"), (3, "AH")], plays
+
+
+def test_a_played_card_seen_only_weakly_keeps_the_table_from_being_swept():
+    """A Mineiro hand (no vira): the first card, JD, is only ever read weakly (boxes scored 0.23-0.27;
+    a surer box beside it, the hand that put it down, went a moment later).  The table counted as empty,
+    was taken for swept, and the next seat's card closed the hand as a new deal (a rendered session lost
+    three hands so).  A play seen in the frame and still read as its own face holds the table, however
+    weakly."""
+    from .streams import run_frames
+
+    weak = Detection("JD", 0.25, (250.0, 357.0, 310.0, 443.0), 0.25, (("KD", 0.05),))
+    part = Detection("4D", 0.06, (262.0, 350.0, 300.0, 400.0), 0.56, (("JD", 0.05),))  # a hand, a moment
+    frames = []
+    for k in range(60):
+        t = round(k * 0.1, 1)
+        seen = [DECK]
+        if t >= 0.5:
+            seen.append(weak)
+        if 0.5 <= t < 0.8:
+            seen.append(part)
+        if t >= 4.0:
+            seen.append(_card("7H", 480, 200))
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="mineiro")
+    kinds = [(e["type"], e.get("seat"), e.get("card")) for e in events(session)]
+    assert kinds == [("hand", None, None), ("play", 0, "JD"), ("play", 1, "7H")], kinds
+    assert not any("left the view" in e for e in session.tracker.events)
