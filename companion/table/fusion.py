@@ -816,17 +816,24 @@ class Fusion:
             trial.apply({**head.event, "seat": head.zone})
         except illegal_error():
             return
-        self._ids += 1
-        unseen = Proposal(covered, head.t - 1e-3, 0.0, "vision", ["unseen"],
-                          f"seat {due}'s card was never seen and the next card lies in seat {head.zone}'s zone: "
-                          "taken for a face-down card", True, self.now, self._ids)
-        try:
-            outcomes = self.log.record(covered, source="vision")
-        except illegal_error():
+        if not self._put_before(head, covered, "unseen", f"seat {due}'s card was never seen and the next card "
+                                f"lies in seat {head.zone}'s zone: taken for a face-down card", "timeout"):
             return
-        self._applied_now(unseen, outcomes, "timeout")
         head.event["seat"] = head.zone
         head.flags = [f for f in head.flags if f != "wrong_seat"]
+
+    def _put_before(self, card: Proposal, event: dict[str, Any], flag: str, why: str, by: str) -> bool:
+        """An event nobody saw or heard, that camera ``card`` says happened, into the log just before it (dated a
+        millisecond earlier, flagged ``flag``: the log shows it like any event, to undo).  False: the engine
+        refuses it."""
+        self._ids += 1
+        made = Proposal(event, card.t - 1e-3, 0.0, "vision", [flag], why, True, self.now, self._ids)
+        try:
+            outcomes = self.log.record(event, source="vision")
+        except illegal_error():
+            return False
+        self._applied_now(made, outcomes, by)
+        return True
 
     def _zone_misses(self, order: list[Proposal]) -> tuple[int, list[int]] | None:
         """Plays in this order from the applied game: how many lie outside the zone of the seat
@@ -936,10 +943,8 @@ class Fusion:
             return False
         why = (f"a card was put down: team {decision['team']} plays the hand" if wanted[0] == "eleven"
                else f"a card was put down while the truco waited: seat {decision['seat']} accepted")
-        self._ids += 1
-        decided = Proposal(dict(decision), prop.t - 1e-3, 0.0, "vision", ["inferred"], why, True, self.now,
-                           self._ids)
-        self._applied_now(decided, self.log.record(dict(decision), source="vision"), "auto")
+        if not self._put_before(prop, dict(decision), "inferred", why, "auto"):
+            return False
         prop.event = play
         prop.flags = [f for f in prop.flags if f not in ("no_turn", "illegal")]
         return True

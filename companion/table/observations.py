@@ -174,7 +174,8 @@ class Proposal:
     being put down, shown only), ``ghost`` (a back where none may lie face down, out of turn, with no face
     read in it, shown only),
     ``reread`` (decided on a runner-up reading), ``speech_confirm``, ``illegal``, ``unseen``
-    (a covered play the camera never saw, put in by fusion before the next card: Fusion._unseen_covered).  A
+    (a covered play the camera never saw, put in by fusion before the next card: Fusion._unseen_covered),
+    ``inferred`` (a decision nobody was heard making that the next card implies: Fusion._implied_by_play).  A
     *blocking* proposal holds every later one until it is confirmed or rejected
     (the log never goes out of order);
     a non-blocking one (an impossible card) is only shown.
