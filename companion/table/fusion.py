@@ -155,7 +155,7 @@ class Fusion:
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
         self._reseat_tried: set[int] = set()  # held cards _reseat_for_zones looked at
         # the changes _reopening found for a card put down after the hand, and what they were worked out for
-        self._reopen_memo: tuple[tuple[Any, ...], list[tuple[int, str, list[dict[str, Any]], int]]] | None = None
+        self._reopen_memo: tuple[tuple[Any, ...], list[tuple[int, str, list[dict[str, Any]], int, float]]] | None = None
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
         self._swept_close: float | None = None  # when a new deal the camera saw dated the old hand's end (until
         # the next hand is dealt: see _behind_the_deal)
@@ -283,13 +283,19 @@ class Fusion:
         fit nothing they are dropped then.  Words that became a call are never
         heard twice (a call applied before a late card is :meth:`_before_last`'s case).
         """
-        again = sorted((u for u in self.unplaced
-                        if -self.config.rehear_late <= u.t - card.t <= self.config.rehear_window), key=lambda u: u.t)
+        self._hear_again(card.t - self.config.rehear_late, card.t + self.config.rehear_window, card.t,
+                         "after a card seen late")
+
+    def _hear_again(self, since: float, until: float, after: float, why: str) -> None:
+        """Words that fitted no call, heard from ``since`` to ``until``, queued again, each no earlier than
+        just after ``after``: the game they were interpreted against has changed (see :meth:`_rehear` and
+        :meth:`_after_hand`).  Those that still fit nothing are dropped again."""
+        again = sorted((u for u in self.unplaced if since <= u.t <= until), key=lambda u: u.t)
         for k, words in enumerate(again, 1):
             self.unplaced.remove(words)
-            self.say(f"'{_text(words.words)}' heard again after a card seen late")
+            self.say(f"'{_text(words.words)}' heard again {why}")
             # in the order they were said, each a moment apart: the call one makes goes in before the next is heard
-            self.submit(Proposal({"type": "words"}, max(words.t, card.t + 1e-3 * k), 1.0, words.source, [],
+            self.submit(Proposal({"type": "words"}, max(words.t, after + 1e-3 * k), 1.0, words.source, [],
                                  words.reason, True, self.now, words=words.words))
 
     def hear(self, obs: VoiceObservation, record: bool = True) -> None:
@@ -724,19 +730,22 @@ class Fusion:
             head.blocking = False
             self._alert(head)
             return True
-        _, why, again, undo = best
+        _, why, again, undo, since = best
         self._put_again(again, why, undo=undo)
+        # words said since the changed card were interpreted against the hand it ended: "quiero" after a
+        # ghost took the last trick fitted no call, and was lost with the ghost taken out (seed 31)
+        self._hear_again(since, head.t, since, "now that the hand goes on")
         head.flags = [f for f in head.flags if f != "after_hand"]
         head.event["seat"] = head.zone
         head.reason = (head.reason + "; " if head.reason else "") + why
         self._changed()
         return True
 
-    def _reopening(self, head: Proposal, later: list[Proposal]) -> list[tuple[int, str, list[dict[str, Any]], int]]:
+    def _reopening(self, head: Proposal, later: list[Proposal]) -> list[tuple[int, str, list[dict[str, Any]], int, float]]:
         """The changes to the ended hand that let ``head`` in (see :meth:`_after_hand`), best first: how
         many fewer plays each leaves outside their seats' zones (``head`` and the ``later`` cards put down
         after the hand, in order, counted as outside while they cannot go in), why, the events the hand
-        goes in again with, and how many of its events they replace."""
+        goes in again with, how many of its events they replace, and when the card they change was seen."""
         zones = self._hand_zones()
         card_props: dict[str, Proposal | None] = {}
         for entry in self._running_hand():
@@ -752,7 +761,7 @@ class Fusion:
             return plays_outside_zones(events, where)
 
         named = head.event.get("card")
-        found: list[tuple[int, str, list[dict[str, Any]], int]] = []
+        found: list[tuple[int, str, list[dict[str, Any]], int, float]] = []
         for card, prop in card_props.items():
             tail = hand_tail(self.game, card)
             if prop is None or prop.source != "vision" or tail is None:
@@ -786,7 +795,7 @@ class Fusion:
                 gain = misses(tail) + 1 + fit - misses(again, (card, name) if name is not None else None)
                 why = (f"{card} was {name}" if name is not None
                        else f"{card}, a doubtful card outside its seat's zone, was no play")
-                found.append((gain, f"{why}: the hand goes on, and {named} is its play", again, len(tail)))
+                found.append((gain, f"{why}: the hand goes on, and {named} is its play", again, len(tail), prop.t))
         found.sort(key=lambda f: -f[0])
         return found
 

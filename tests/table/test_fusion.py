@@ -891,3 +891,33 @@ def test_a_card_put_down_while_the_truco_waits_says_it_was_accepted():
         assert fusion.log.events[-3:] == [{"type": "raise", "seat": 1, "to": 3}, {"type": "accept", "seat": 0},
                                           {"type": "play", "seat": 1, "card": "AS"}], config
         assert fusion.applied[-2].proposal.flags == ["inferred"] and "accepted" in fusion.applied[-2].proposal.reason
+
+
+def test_words_that_fit_no_call_after_a_ghost_ended_the_hand_are_heard_again_when_it_is_taken_out():
+    """An Argentine hand for two (replayed from a rendered session): seat 1 called truco in the last trick
+    and seat 0 said "quiero" 19 ms after a weak box in seat 0's zone was taken for seat 1's card (cards
+    may be played while a truco waits).  Unattended, the ghost went in at its timeout, won the trick,
+    ended the hand, and "quiero" fitted no call.  Seat 1's real card, put down after, takes the ghost out
+    (the hand goes on); the words heard while the ghost was in are heard again, so the truco is accepted
+    and the hand is worth 2, as it was.  Before, the "quiero" was lost and the hand scored 1."""
+    fusion = Fusion(MemoryTableLog({"type": "match", "variant": "argentino", "players": 2}),
+                    FusionConfig(pending_timeout=2.0, auto_action="accept", seat_timeout=4.0, hold=0.2,
+                                 voice_hold=0.3), first_dealer=0)
+    fusion.interpreter = VoiceInterpreter("es", "argentino").interpret
+    fusion.submit(Proposal({"type": "hand", "dealer": 0}, 1.9, source="vision"))
+    for k, (seat, card) in enumerate([(1, "3B"), (0, "6B"), (1, "12B"), (0, "3O"), (0, "3E")]):
+        fusion.submit(_zoned(seat, card, 2.0 + 1.5 * k, seat))
+    fusion.submit(Proposal({"type": "raise", "seat": 1, "to": 2}, 11.1, source="voice"))
+    fusion.tick(11.5)
+    fusion.submit(_zoned(1, "5B", 12.6, 0, flags=["wrong_seat", "low_confidence"], confidence=0.16,
+                         alternatives=["12C", "2B"]))
+    fusion.hear_words(12.619, "quiero")
+    fusion.tick(13.0)
+    fusion.submit(_zoned(1, "7E", 14.1, 1, flags=["after_hand"]))
+    for now in (16.0, 17.0, 18.2, 18.5, 19.0):
+        fusion.tick(now)
+    events = fusion.log.game.events
+    assert events[-3:] == [{"type": "raise", "seat": 1, "to": 2}, {"type": "accept", "seat": 0},
+                           {"type": "play", "seat": 1, "card": "7E"}]
+    assert fusion.log.game.state.to_dict()["score"] == [0, 2]
+    assert any("'quiero' heard again" in m for m in fusion.messages) and not fusion.unplaced
