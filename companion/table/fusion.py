@@ -55,6 +55,12 @@ from companion.table.zones import CENTRE
 QUIET_DOUBTS = frozenset({"low_confidence", "unrivalled"})
 
 
+# A change to an ended hand that lets a card put down after it in (Fusion._reopening): how many fewer plays
+# it leaves outside their seats' zones, why, the events the hand goes in again with, how many of its events
+# they replace, and when the card it changes was seen.
+Reopening = tuple[int, str, list[dict[str, Any]], int, float]
+
+
 def plays_outside_zones(events: list[dict[str, Any]], zones: dict[str, int]) -> int:
     """How many of the face-up plays in ``events`` lie (``zones``: card -> the zone it lies in) in another seat's
     zone than the seat they went in for; a card with no zone, or in the middle, counts for none."""
@@ -155,7 +161,7 @@ class Fusion:
         self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
         self._reseat_tried: set[int] = set()  # held cards _reseat_for_zones looked at
         # the changes _reopening found for a card put down after the hand, and what they were worked out for
-        self._reopen_memo: tuple[tuple[Any, ...], list[tuple[int, str, list[dict[str, Any]], int, float]]] | None = None
+        self._reopen_memo: tuple[tuple[Any, ...], list[Reopening]] | None = None
         self._settling: list[Proposal] = []  # cards in the log that still settle (see settling)
         self._swept_close: float | None = None  # when a new deal the camera saw dated the old hand's end (until
         # the next hand is dealt: see _behind_the_deal)
@@ -741,7 +747,7 @@ class Fusion:
         self._changed()
         return True
 
-    def _reopening(self, head: Proposal, later: list[Proposal]) -> list[tuple[int, str, list[dict[str, Any]], int, float]]:
+    def _reopening(self, head: Proposal, later: list[Proposal]) -> list[Reopening]:
         """The changes to the ended hand that let ``head`` in (see :meth:`_after_hand`), best first: how
         many fewer plays each leaves outside their seats' zones (``head`` and the ``later`` cards put down
         after the hand, in order, counted as outside while they cannot go in), why, the events the hand
@@ -761,7 +767,7 @@ class Fusion:
             return plays_outside_zones(events, where)
 
         named = head.event.get("card")
-        found: list[tuple[int, str, list[dict[str, Any]], int, float]] = []
+        found: list[Reopening] = []
         for card, prop in card_props.items():
             tail = hand_tail(self.game, card)
             if prop is None or prop.source != "vision" or tail is None:
