@@ -935,12 +935,12 @@ class Fusion:
         if prop.source != "vision" or prop.event.get("type") != "play":
             return False
         view = view_of(self.game, self.first_dealer)
-        state = state_dict(self.game)
         if not view.in_hand:
             return False
+        bets = [] if not view.turns else state_dict(self.game).get("open_bets") or []
         if not view.turns:
             wanted = ("eleven", "play")
-        elif state.get("open_bets") and all(b.get("kind") == "truco" for b in state["open_bets"]):
+        elif bets and all(b.get("kind") == "truco" for b in bets):
             wanted = ("accept", None)
         else:
             return False
