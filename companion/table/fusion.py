@@ -937,13 +937,14 @@ class Fusion:
         view = view_of(self.game, self.first_dealer)
         if not view.in_hand:
             return False
-        bets = [] if not view.turns else state_dict(self.game).get("open_bets") or []
         if not view.turns:
             wanted = ("eleven", "play")
-        elif bets and all(b.get("kind") == "truco" for b in bets):
-            wanted = ("accept", None)
         else:
-            return False
+            # (the engine's whole state is read only here: the open bets matter only with turns to play)
+            bets = state_dict(self.game).get("open_bets") or []
+            if not bets or any(b.get("kind") != "truco" for b in bets):
+                return False
+            wanted = ("accept", None)
         decision = next((e for e in self.game.legal_events() if e.get("type") == wanted[0]
                          and (wanted[1] is None or e.get("decision") == wanted[1])), None)
         if decision is None:
