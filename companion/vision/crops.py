@@ -92,7 +92,7 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).
 CARD_ASPECT = (0.55, 0.85)
 QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this many pixels a side
-QUAD_METHODS = ("paper", "table")  # how card_quad tells a card from its surroundings, in the order tried
+QUAD_METHODS = ("paper", "table", "edges")  # how card_quad tells a card from its surroundings, in the order tried
 
 
 def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
@@ -111,14 +111,18 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     design, with the paper 75-94 %; the one-pip deck's vira, read from both
     views (``rectify="blend"``), was right 0.69 / 0.59 of the time with the
     table's colour alone, 0.78 / 0.78 trying it first, 0.82 / 0.80 trying the
-    paper first (the other designs within 0.002 either way).
+    paper first (the other designs within 0.002 either way).  Last, where
+    neither gives a card (two touching cards' paper runs together; a big pip
+    splits it), by the card's straight sides (:func:`_edge_quad`).
     """
     region = _quad_region(image, box, pad)
     if region is None:
         return None
-    quad = _paper_quad(region)
-    if quad is None:
-        quad = _table_quad(region)
+    quad = None
+    for method in QUAD_METHODS:
+        quad = _QUAD_FINDERS[method](region)
+        if quad is not None:
+            break
     if quad is None:
         return None
     (cx, cy), (rw, rh), angle = quad
@@ -185,17 +189,24 @@ def _table_quad(r: _QuadRegion):
     if not keep:
         return None
     quad = _card_rectangle(np.isin(labels, keep).astype(np.uint8), r, min_area=0.4, min_fill=0.6)
-    if quad is None:
+    if quad is None or not _fills_box(cv2.boxPoints(quad), r):
         return None
-    # the rectangle's own bounding box must be the detector's box, give or take 12 %
-    corners = cv2.boxPoints(quad)
+    return quad
+
+
+# How far (a share of the detector's box on each side) a rectangle's own upright bounding box may lie from
+# the box for the table's colour and the card's sides to be believed: neither tells a card from a piece of it.
+BOX_SLACK = 0.12
+
+
+def _fills_box(corners: np.ndarray, r: _QuadRegion) -> bool:
+    """Whether the rectangle with these four corners has, as its own bounding box, the detector's box give
+    or take ``BOX_SLACK`` on each side."""
     rx1, ry1 = corners.min(axis=0)
     rx2, ry2 = corners.max(axis=0)
     bx1, by1, bx2, by2 = r.box
-    if (abs(rx1 - bx1) > 0.12 * r.bw or abs(rx2 - bx2) > 0.12 * r.bw
-            or abs(ry1 - by1) > 0.12 * r.bh or abs(ry2 - by2) > 0.12 * r.bh):
-        return None
-    return quad
+    return (abs(rx1 - bx1) <= BOX_SLACK * r.bw and abs(rx2 - bx2) <= BOX_SLACK * r.bw
+            and abs(ry1 - by1) <= BOX_SLACK * r.bh and abs(ry2 - by2) <= BOX_SLACK * r.bh)
 
 
 # The card's paper: at least this share of the box's brightest pixels' lightness (Lab L, 95th
@@ -284,6 +295,100 @@ def _card_rectangle(pieces: np.ndarray, r: _QuadRegion, min_area: float, min_fil
     if float((pieces & rect_mask).sum()) < min_fill * float(rect_mask.sum()):
         return None
     return (cx, cy), (rw, rh), angle
+
+
+# The card's straight sides: where the region's lightness (Lab L, 3x3 Sobel) changes by more than this ...
+EDGE_STRENGTH = 40.0
+# ... along a rectangle's four sides for this share of their length (a pixel either way) is a card's
+# outline.  Measured on the rendered table (session 32): cards' own outlines lie on edges for 0.9 and more of
+# their length, 0.75 with one side hidden; the rectangle that ran along a vira's lower side, across the
+# dealer's fingers and over the deck, 0.56.
+EDGE_COVER = 0.7
+EDGE_ASPECT = (0.595, 0.805)  # short side over long side: a card's 0.7, give or take 15 %
+EDGE_CANDIDATES = 6  # the strongest columns and rows tried as sides
+
+
+def _edge_angle(gx: np.ndarray, gy: np.ndarray, strong: np.ndarray) -> float | None:
+    """The direction (degrees, 0-90) most of the strong edges cross: a card's four sides share it, folded to
+    a quarter turn.  None where there are too few edges to tell."""
+    if int(strong.sum()) < 12:
+        return None
+    # bins of 2 degrees centred on 0, 2, ... 88 (an upright card's edges fall in the middle of bin 0)
+    theta = (np.degrees(np.arctan2(gy[strong], gx[strong])) + 1.0) % 90.0
+    hist, _ = np.histogram(theta, bins=45, range=(0.0, 90.0), weights=np.hypot(gx[strong], gy[strong]))
+    hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))  # the fold makes the histogram circular
+    i = int(np.argmax(hist))
+    before, here, after = hist[i - 1], hist[i], hist[(i + 1) % len(hist)]
+    bend = before - 2.0 * here + after
+    shift = 0.5 * (before - after) / bend if bend < 0 else 0.0
+    return float(((i + shift) * 2.0) % 90.0)
+
+
+def _strongest(profile: np.ndarray, k: int) -> list[int]:
+    """Up to ``k`` positions where ``profile`` peaks, strongest first, no two within 3 of each other (one side
+    blurred over a few lines is one candidate)."""
+    picked: list[int] = []
+    for i in np.argsort(-profile, kind="stable"):
+        if profile[i] <= 0 or len(picked) == k:
+            break
+        if all(abs(int(i) - j) > 3 for j in picked):
+            picked.append(int(i))
+    return picked
+
+
+def _edge_quad(r: _QuadRegion):
+    """The card as the rectangle its straight sides make, where neither its paper nor the table's colour
+    gives it (two touching cards' paper is one piece; a big pip splits a card's paper).
+
+    The region is turned so the direction most strong edges run in (:func:`_edge_angle`) is upright; the
+    columns and rows with most strong edges across them are candidate sides; of the rectangles four of them
+    make with a card's shape (``EDGE_ASPECT``) whose own bounding box is the detector's box (``BOX_SLACK``:
+    a rectangle inside a box that clips the card, with a pip's straight edge for a side, is refused), the
+    one whose sides lie on strong edges for the largest share of their length, if that share is at least
+    ``EDGE_COVER`` (a rectangle across fingers and the deck's back is refused)."""
+    L = np.ascontiguousarray(r.lab[..., 0])
+    gx, gy = cv2.Sobel(L, cv2.CV_32F, 1, 0), cv2.Sobel(L, cv2.CV_32F, 0, 1)
+    angle = _edge_angle(gx, gy, (np.hypot(gx, gy) > EDGE_STRENGTH) & (r.inside > 0))
+    if angle is None:
+        return None
+    h, w = L.shape
+    side = int(np.ceil(np.hypot(h, w))) + 2
+    turn = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle, 1.0)
+    turn[:, 2] += ((side - w) // 2, (side - h) // 2)  # whole pixels: an upright card's edges stay sharp
+    flat = cv2.warpAffine(L, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    valid = cv2.warpAffine(np.ones_like(L, np.uint8), turn, (side, side), flags=cv2.INTER_NEAREST)
+    valid = cv2.erode(valid, np.ones((5, 5), np.uint8)) > 0  # no edges where the turned region ends
+    gx, gy = cv2.Sobel(flat, cv2.CV_32F, 1, 0), cv2.Sobel(flat, cv2.CV_32F, 0, 1)
+    upright = (np.abs(gx) > EDGE_STRENGTH) & (np.abs(gx) > np.abs(gy)) & valid  # on a vertical side
+    level = (np.abs(gy) > EDGE_STRENGTH) & (np.abs(gy) >= np.abs(gx)) & valid  # on a horizontal side
+    # a pixel either way across the side
+    upright_near = cv2.dilate(upright.astype(np.uint8), np.ones((1, 3), np.uint8)) > 0
+    level_near = cv2.dilate(level.astype(np.uint8), np.ones((3, 1), np.uint8)) > 0
+    # where the edge is strongest, not where it is merely strong (a blurred side is strong on 3-4 lines)
+    cols = _strongest((np.abs(gx) * upright).sum(axis=0), EDGE_CANDIDATES)
+    rows = _strongest((np.abs(gy) * level).sum(axis=1), EDGE_CANDIDATES)
+    back = cv2.invertAffineTransform(turn)
+    best, best_cover = None, EDGE_COVER - 1e-6  # the first rectangle at EDGE_COVER, then only better ones
+    for x1, x2 in ((a, b) for a in cols for b in cols if a < b):
+        for y1, y2 in ((a, b) for a in rows for b in rows if a < b):
+            cw, ch = x2 - x1, y2 - y1
+            if min(cw, ch) < 6 or not EDGE_ASPECT[0] <= min(cw, ch) / max(cw, ch) <= EDGE_ASPECT[1]:
+                continue
+            covered = (upright_near[y1:y2 + 1, x1].sum() + upright_near[y1:y2 + 1, x2].sum()
+                       + level_near[y1, x1:x2 + 1].sum() + level_near[y2, x1:x2 + 1].sum())
+            cover = float(covered) / float(2 * (cw + ch + 2))
+            if cover <= best_cover:
+                continue
+            corners = cv2.transform(np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float32), back)[0]
+            if _fills_box(corners, r):
+                best, best_cover = corners, cover
+    if best is None:
+        return None
+    (cx, cy), (rw, rh), a = cv2.minAreaRect(best)
+    return (cx, cy), (rw, rh), a
+
+
+_QUAD_FINDERS = {"paper": _paper_quad, "table": _table_quad, "edges": _edge_quad}
 
 
 def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP) -> np.ndarray | None:

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision import crops
 from companion.vision.crops import card_quad, rectified_crop
 
 
@@ -85,3 +86,94 @@ def test_specks_of_paper_give_no_rectangle():
     for x, y in ((140, 90), (170, 130), (150, 150)):
         image[y:y + 2, x:x + 2] = 250
     assert card_quad(image, (130.0, 80.0, 190.0, 164.0)) is None
+
+
+def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A white card with an index mark and a big red pip, turned ``angle`` degrees, with a card of the same
+    paper against its right side: the two papers run together, and the pip splits the first card's."""
+    rng = np.random.default_rng(3)
+    image = np.clip(np.array([40, 70, 120], np.float32) + rng.normal(0, 4, (240, 320, 3)), 0, 255).astype(np.uint8)
+    w, h = 60, 84
+    box = (0.0, 0.0, 0.0, 0.0)
+    for dx, face in ((60, False), (0, True)):
+        card = np.full((h, w, 3), 245, np.uint8)
+        cv2.rectangle(card, (0, 0), (w - 1, h - 1), (150, 150, 150), 1)  # a printed border line
+        if face:
+            card[6:22, 5:11] = 20
+            cv2.circle(card, (30, 42), 20, (30, 30, 200), -1)
+        a = np.radians(angle)
+        cx, cy = 160 + dx * np.cos(a), 120 - dx * np.sin(a)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += (cx - w / 2, cy - h / 2)
+        warped = cv2.warpAffine(card, m, (320, 240))
+        inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (320, 240)) > 127
+        image[inside] = warped[inside]
+        ys, xs = np.nonzero(inside)
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    return image, box
+
+
+@pytest.mark.parametrize("angle", [15.0, 25.0])
+def test_a_card_against_one_of_its_own_paper_is_found_by_its_sides(angle):
+    """Neither the paper (one piece across both cards, split by the pip) nor the table's colour gives the card;
+    its four straight sides do, at its own size."""
+    image, box = _card_against_its_twin(angle)
+    region = crops._quad_region(image, box, 0.08)
+    assert crops._paper_quad(region) is None and crops._table_quad(region) is None
+    quad = card_quad(image, box)
+    assert quad is not None
+    (cx, cy), (rw, rh), _ = quad
+    assert abs(cx - 160) < 4 and abs(cy - 120) < 4
+    assert sorted((rw, rh)) == pytest.approx([60, 84], abs=6)
+
+
+def _outline(drawn: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A card-shaped rectangle (40 x 56, small enough that ``card_quad`` works at the image's own scale) of
+    dark lines on light cloth, each side drawn for ``drawn`` of its length in dashes 28 pixels apart."""
+    image = np.full((240, 320, 3), 235, np.uint8)
+    x1, y1, x2, y2 = 140, 92, 180, 148
+    on = int(round(28 * drawn))
+    for start in range(0, 56, 28):
+        cv2.line(image, (x1, y1 + start), (x1, y1 + min(56, start + on)), (40, 40, 40), 1)
+        cv2.line(image, (x2, y1 + start), (x2, y1 + min(56, start + on)), (40, 40, 40), 1)
+    for start in range(0, 40, 28):
+        cv2.line(image, (x1 + start, y1), (x1 + min(40, start + on), y1), (40, 40, 40), 1)
+        cv2.line(image, (x1 + start, y2), (x1 + min(40, start + on), y2), (40, 40, 40), 1)
+    return image, (x1 - 1.0, y1 - 1.0, x2 + 2.0, y2 + 2.0)
+
+
+def test_a_rectangle_is_a_card_only_where_its_sides_lie_on_edges():
+    """Session 32, seed 112: the straightest card-shaped rectangle ran along a vira's lower side, across the
+    dealer's fingers and over the deck, on edges for 0.56 of its length, and the vira was read as a back.
+    Sides drawn for half their length (on edges for about 0.6, with the blur at each dash's ends) make no card;
+    drawn for 0.9, they do, at the drawn size."""
+    for drawn, found in ((0.5, False), (0.9, True)):
+        image, box = _outline(drawn)
+        region = crops._quad_region(image, box, 0.08)
+        assert region.fx == 1.0  # the cover is measured at the image's own scale
+        quad = crops._edge_quad(region)
+        assert (quad is not None) == found, drawn
+        if found:
+            assert sorted(quad[1]) == pytest.approx([40, 56], abs=2)
+
+
+def test_a_pips_straight_edge_is_no_side_of_a_card_its_box_clips():
+    """Session 32, seed 10: an ace whose detector box left out its top third; the club's straight lower edge,
+    with the card's other three sides, made a card-shaped rectangle turned a quarter inside the box, and the
+    ace was read as a 2.  A rectangle whose own bounding box is not the detector's box is refused."""
+    image = np.clip(np.full((240, 320, 3), (40, 70, 120), np.float32), 0, 255).astype(np.uint8)
+    x1, y1 = 130, 60
+    image[y1:y1 + 84, x1:x1 + 60] = 245
+    image[y1 + 30:y1 + 42, x1 + 4:x1 + 56] = 20  # the pip's band, its straight lower edge 42 px down
+    clipped = (float(x1), float(y1 + 28), float(x1 + 60), float(y1 + 84))  # the box leaves out the top third
+    region = crops._quad_region(image, clipped, 0.08)
+    assert crops._edge_quad(region) is None
+    whole = (float(x1), float(y1), float(x1 + 60), float(y1 + 84))
+    quad = crops._edge_quad(crops._quad_region(image, whole, 0.08))
+    assert quad is not None and sorted(quad[1]) == pytest.approx(sorted(np.array([60, 84]) * quad_scale(whole)), abs=4)
+
+
+def quad_scale(box: tuple[float, float, float, float]) -> float:
+    """How much smaller than the image ``_quad_region`` draws the box's surroundings (at most QUAD_SIDE a side)."""
+    side = max(box[2] - box[0], box[3] - box[1]) * 1.16
+    return min(1.0, crops.QUAD_SIDE / side)
