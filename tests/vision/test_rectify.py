@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -177,3 +179,26 @@ def quad_scale(box: tuple[float, float, float, float]) -> float:
     """How much smaller than the image ``_quad_region`` draws the box's surroundings (at most QUAD_SIDE a side)."""
     side = max(box[2] - box[0], box[3] - box[1]) * 1.16
     return min(1.0, crops.QUAD_SIDE / side)
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
+
+
+def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
+    """A rendered table frame (seed 0, session s13, frame 870; held-out `tango_nuevo` deck): a 3D lies over a
+    JD, their papers touching, and its big diamond splits its own paper.  Neither its paper nor the table's
+    colour gives its outline, so its corners were read from the tilted box crop (3H in every tenth frame from
+    850 to 940).  Its sides give the card, and turned upright it reads 3D."""
+    from companion.engine.variants import resolve
+    from companion.table.session import table_detector
+
+    image = cv2.imread(str(FIXTURES / "table-3d-on-a-jack.png"))
+    box = (40.4, 40.3, 138.1, 123.8)  # the detector's box, recorded in the frame's stream
+    region = crops._quad_region(image, box, 0.08)
+    assert crops._paper_quad(region) is None and crops._table_quad(region) is None
+    (cx, cy), (rw, rh), _ = card_quad(image, box)
+    assert abs(cx - 87) < 4 and abs(cy - 82) < 4
+    assert sorted((rw, rh)) == pytest.approx([52, 73], abs=4)
+    detector = table_detector("french", tuple(resolve("clean-28").deck_cards))
+    (reading,) = detector.readings(image, np.array([box], np.float32), 1)
+    assert reading[0][0] == "3D"
