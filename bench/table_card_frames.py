@@ -30,7 +30,7 @@ import numpy as np
 from companion.engine.variants import resolve
 from companion.table.session import table_detector
 from companion.table.tracker import iou
-from companion.vision.crops import card_quad
+from companion.vision.crops import card_quad, use_quad_methods
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detections", required=True, help="the streams a video run recorded (--detections)")
     parser.add_argument("--design", default="", help="only sessions whose deck design contains this")
     parser.add_argument("--step", type=int, default=10, help="every n-th frame")
+    parser.add_argument("--quad", metavar="NAMES", default=None,
+                        help="how a card's outline is found, in order (default: crops.QUAD_METHODS)")
     args = parser.parse_args(argv)
+    if args.quad:
+        try:
+            use_quad_methods(args.quad)
+        except ValueError as err:
+            parser.error(str(err))
     sessions = Path(args.out) / "sessions"
     if not sessions.is_dir():
         print(f"error: no rendered sessions in {args.out}", file=sys.stderr)

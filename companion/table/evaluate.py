@@ -490,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="frame size of the rendered sessions (1280x720: a 720p webcam)")
     parser.add_argument("--conf", type=float, default=None,
                         help="video mode: the detector's threshold (default: what `companion replay` uses)")
+    parser.add_argument("--quad", metavar="NAMES", default=None,
+                        help="video: how a card's outline is found, in order (default: "
+                             "companion.vision.crops.QUAD_METHODS), e.g. paper,table to leave out the sides")
     parser.add_argument("--detections", metavar="DIR", default=None,
                         help="video mode: record each session's detection stream here, or replay the one "
                              "recorded before instead of the video (same models and --conf assumed: tracker "
@@ -514,6 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--change-threshold", type=float, default=None,
                         help="video: the thumbnail change (grey levels) that reruns the detector; <= 0: every frame")
     args = parser.parse_args(argv)
+    if args.quad:
+        from companion.vision.crops import use_quad_methods
+
+        try:
+            use_quad_methods(args.quad)
+        except ValueError as err:
+            parser.error(str(err))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     try:

@@ -391,6 +391,18 @@ def _edge_quad(r: _QuadRegion):
 _QUAD_FINDERS = {"paper": _paper_quad, "table": _table_quad, "edges": _edge_quad}
 
 
+def use_quad_methods(names: str | tuple[str, ...]) -> None:
+    """Set how :func:`card_quad` finds a card's outline, in the order tried (``"paper,table"``, say): how an
+    evaluation measures one finder against the shipped order on the same renders.  Raises ValueError for a
+    name it does not know."""
+    methods = tuple(n.strip() for n in names.split(",")) if isinstance(names, str) else tuple(names)
+    unknown = [n for n in methods if n not in _QUAD_FINDERS]
+    if unknown or not methods:
+        raise ValueError(f"unknown outline finder {unknown or names!r}: choose from {', '.join(_QUAD_FINDERS)}")
+    global QUAD_METHODS
+    QUAD_METHODS = methods
+
+
 def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP) -> np.ndarray | None:
     """The card in ``box`` turned upright (long side up), padded 3 %, squashed to size x size; None when
     :func:`card_quad` finds no card rectangle (the caller then keeps :func:`crop_card`).

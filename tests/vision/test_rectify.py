@@ -202,3 +202,25 @@ def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
     detector = table_detector("french", tuple(resolve("clean-28").deck_cards))
     (reading,) = detector.readings(image, np.array([box], np.float32), 1)
     assert reading[0][0] == "3D"
+
+
+def test_the_outline_finders_can_be_chosen_for_a_measurement(monkeypatch):
+    """``--quad paper,table`` (evaluation) leaves the sides out, as before session 33; an unknown name is a
+    clear error that changes nothing."""
+    monkeypatch.setattr(crops, "QUAD_METHODS", crops.QUAD_METHODS)  # restored after the test
+    image, box = _card_against_its_twin(25.0)
+    assert card_quad(image, box) is not None
+    crops.use_quad_methods("paper,table")
+    assert crops.QUAD_METHODS == ("paper", "table") and card_quad(image, box) is None
+    with pytest.raises(ValueError, match="unknown outline finder.*choose from paper, table, edges"):
+        crops.use_quad_methods("paper,sides")
+    assert crops.QUAD_METHODS == ("paper", "table")
+
+
+def test_the_evaluation_refuses_an_unknown_outline_finder(capsys):
+    from companion.table.evaluate import main
+
+    with pytest.raises(SystemExit):
+        main(["--quad", "corners", "--hands", "1", "--out", "/nonexistent/never-made"])
+    assert "unknown outline finder" in capsys.readouterr().err
+    assert not Path("/nonexistent/never-made").exists()
