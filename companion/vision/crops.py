@@ -92,7 +92,11 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).
 CARD_ASPECT = (0.55, 0.85)
 QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this many pixels a side
-QUAD_METHODS = ("paper", "table", "edges")  # how card_quad tells a card from its surroundings, in the order tried
+# How card_quad tells a card from its surroundings, in the order tried.  "edges" (the card's straight sides,
+# :func:`_edge_quad`) is not in the shipped order: measured on the rendered table sessions it gained hands on
+# some seeds and lost two on one (bench/evaluation-history.md, sessions 31-33); ``--quad`` of the evaluations
+# (use_quad_methods) measures it.
+QUAD_METHODS = ("paper", "table")
 
 
 def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
@@ -111,9 +115,10 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     design, with the paper 75-94 %; the one-pip deck's vira, read from both
     views (``rectify="blend"``), was right 0.69 / 0.59 of the time with the
     table's colour alone, 0.78 / 0.78 trying it first, 0.82 / 0.80 trying the
-    paper first (the other designs within 0.002 either way).  Last, where
-    neither gives a card (two touching cards' paper runs together; a big pip
-    splits it), by the card's straight sides (:func:`_edge_quad`).
+    paper first (the other designs within 0.002 either way).  With "edges"
+    in ``QUAD_METHODS``, last, where neither gives a card (two touching cards'
+    paper runs together; a big pip splits it), by the card's straight sides
+    (:func:`_edge_quad`; not shipped).
     """
     region = _quad_region(image, box, pad)
     if region is None:

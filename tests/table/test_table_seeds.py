@@ -65,3 +65,24 @@ def test_the_report_sums_seeds_by_deck_and_camera_and_leaves_out_what_is_not_the
     assert "9 (75.0%)" in text and "7 (87.5%)" in text
     seed_rows = [line for line in text.splitlines() if line.strip().startswith(("│    1", "│    2"))]
     assert len(seed_rows) == 1 and "-" in seed_rows[0]  # seed 1 shown without its answered figure, seed 2 not at all
+
+
+def test_other_outline_finders_read_the_same_renders_into_a_folder_of_their_own(seeds_driver, tmp_path, monkeypatch):
+    """``--quad paper,table,edges``: each seed's videos are read again beside the shipped code's runs, from the
+    renders already there (linked, not rendered again), into streams and results of their own."""
+    record, answered = seeds_driver.seed_commands(7, tmp_path, 60, 1.0, "paper,table,edges")
+    folder = tmp_path / "seed-7" / "quad-paper-table-edges"
+    assert record[record.index("--out") + 1] == str(folder)
+    assert record[record.index("--detections") + 1] == str(folder / "streams")
+    assert record[record.index("--quad") + 1] == "paper,table,edges" and answered == record + ["--answer", "1.0"]
+    ran = []
+    monkeypatch.setattr(seeds_driver.subprocess, "run", lambda cmd, **kw: ran.append(cmd) or type("R", (), {"returncode": 0}))
+    (tmp_path / "seed-7" / "sessions" / "s00").mkdir(parents=True)
+    seeds_driver.run_seed(7, tmp_path, 60, 1.0, "paper,table,edges")
+    assert ran == [record, answered]
+    assert (folder / "sessions").resolve() == (tmp_path / "seed-7" / "sessions").resolve()
+    assert (folder / "sessions" / "s00").is_dir()
+    (folder / "sessions-video.json").write_text(json.dumps([_row("dondorf", 4, 3, 0.0)]))
+    totals = seeds_driver.report(tmp_path, [7], Console(record=True, width=200), "paper,table,edges")
+    assert totals["video"]["scored"] == 3
+    assert seeds_driver.report(tmp_path, [7], Console(record=True, width=200)) == {}  # the shipped code's: none yet

@@ -90,6 +90,12 @@ def test_specks_of_paper_give_no_rectangle():
     assert card_quad(image, (130.0, 80.0, 190.0, 164.0)) is None
 
 
+@pytest.fixture
+def sides(monkeypatch):
+    """The card's sides as the last outline finder, as ``--quad paper,table,edges`` measures them."""
+    monkeypatch.setattr(crops, "QUAD_METHODS", ("paper", "table", "edges"))
+
+
 def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """A white card with an index mark and a big red pip, turned ``angle`` degrees, with a card of the same
     paper against its right side: the two papers run together, and the pip splits the first card's."""
@@ -116,7 +122,7 @@ def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float
 
 
 @pytest.mark.parametrize("angle", [15.0, 25.0])
-def test_a_card_against_one_of_its_own_paper_is_found_by_its_sides(angle):
+def test_a_card_against_one_of_its_own_paper_is_found_by_its_sides(angle, sides):
     """Neither the paper (one piece across both cards, split by the pip) nor the table's colour gives the card;
     its four straight sides do, at its own size."""
     image, box = _card_against_its_twin(angle)
@@ -184,11 +190,12 @@ def quad_scale(box: tuple[float, float, float, float]) -> float:
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
 
-def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
+def test_a_one_pip_card_lying_on_another_is_read_by_its_sides(sides):
     """A rendered table frame (seed 0, session s13, frame 870; held-out `tango_nuevo` deck): a 3D lies over a
     JD, their papers touching, and its big diamond splits its own paper.  Neither its paper nor the table's
-    colour gives its outline, so its corners were read from the tilted box crop (3H in every tenth frame from
-    850 to 940).  Its sides give the card, and turned upright it reads 3D."""
+    colour gives its outline, so its corners are read from the tilted box crop (3H in every tenth frame from
+    850 to 940).  With the sides as an outline finder (not shipped: see ``crops.QUAD_METHODS``) they give the
+    card, and turned upright it reads 3D."""
     from companion.engine.variants import resolve
     from companion.table.session import table_detector
 
@@ -205,16 +212,16 @@ def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
 
 
 def test_the_outline_finders_can_be_chosen_for_a_measurement(monkeypatch):
-    """``--quad paper,table`` (evaluation) leaves the sides out, as before session 33; an unknown name is a
-    clear error that changes nothing."""
+    """The shipped order leaves the sides out; ``--quad paper,table,edges`` (evaluation) puts them last; an
+    unknown name is a clear error that changes nothing."""
     monkeypatch.setattr(crops, "QUAD_METHODS", crops.QUAD_METHODS)  # restored after the test
     image, box = _card_against_its_twin(25.0)
-    assert card_quad(image, box) is not None
-    crops.use_quad_methods("paper,table")
     assert crops.QUAD_METHODS == ("paper", "table") and card_quad(image, box) is None
+    crops.use_quad_methods("paper,table,edges")
+    assert crops.QUAD_METHODS == ("paper", "table", "edges") and card_quad(image, box) is not None
     with pytest.raises(ValueError, match="unknown outline finder.*choose from paper, table, edges"):
         crops.use_quad_methods("paper,sides")
-    assert crops.QUAD_METHODS == ("paper", "table")
+    assert crops.QUAD_METHODS == ("paper", "table", "edges")
 
 
 def test_the_evaluation_refuses_an_unknown_outline_finder(capsys):
