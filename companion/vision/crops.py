@@ -346,7 +346,7 @@ def _edge_quad(r: _QuadRegion):
     gives it (two touching cards' paper is one piece; a big pip splits a card's paper).
 
     The region is turned so the direction most strong edges run in (:func:`_edge_angle`) is upright; the
-    columns and rows with most strong edges across them are candidate sides; of the rectangles four of them
+    columns and rows where the strong edges add up to most are candidate sides; of the rectangles four of them
     make with a card's shape (``EDGE_ASPECT``) whose own bounding box is the detector's box (``BOX_SLACK``:
     a rectangle inside a box that clips the card, with a pip's straight edge for a side, is refused), the
     one whose sides lie on strong edges for the largest share of their length, if that share is at least
@@ -387,10 +387,7 @@ def _edge_quad(r: _QuadRegion):
             corners = cv2.transform(np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float32), back)[0]
             if _fills_box(corners, r):
                 best, best_cover = corners, cover
-    if best is None:
-        return None
-    (cx, cy), (rw, rh), a = cv2.minAreaRect(best)
-    return (cx, cy), (rw, rh), a
+    return None if best is None else cv2.minAreaRect(best)
 
 
 _QUAD_FINDERS = {"paper": _paper_quad, "table": _table_quad, "edges": _edge_quad}
