@@ -176,15 +176,9 @@ def test_a_pips_straight_edge_is_no_side_of_a_card_its_box_clips():
     clipped = (float(x1), float(y1 + 28), float(x1 + 60), float(y1 + 84))  # the box leaves out the top third
     region = crops._quad_region(image, clipped, 0.08)
     assert crops._edge_quad(region) is None
-    whole = (float(x1), float(y1), float(x1 + 60), float(y1 + 84))
-    quad = crops._edge_quad(crops._quad_region(image, whole, 0.08))
-    assert quad is not None and sorted(quad[1]) == pytest.approx(sorted(np.array([60, 84]) * quad_scale(whole)), abs=4)
-
-
-def quad_scale(box: tuple[float, float, float, float]) -> float:
-    """How much smaller than the image ``_quad_region`` draws the box's surroundings (at most QUAD_SIDE a side)."""
-    side = max(box[2] - box[0], box[3] - box[1]) * 1.16
-    return min(1.0, crops.QUAD_SIDE / side)
+    whole = crops._quad_region(image, (float(x1), float(y1), float(x1 + 60), float(y1 + 84)), 0.08)
+    quad = crops._edge_quad(whole)  # in the region's pixels: the card 60 x 84 at the region's scale
+    assert quad is not None and sorted(quad[1]) == pytest.approx([60 * whole.fx, 84 * whole.fy], abs=4)
 
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
