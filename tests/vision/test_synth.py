@@ -381,3 +381,28 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
                "--photos", "--photo-share", "60"])
     assert rc == 1 and "--photo-share must be a share" in capsys.readouterr().err
     assert not (tmp_path / "ds").exists()
+
+
+def test_covered_crops_name_the_card_a_detector_boxes_however_covered(tmp_path):
+    """By default a crop is cut only for a card mostly in view; with ``covered`` every card the detector is
+    asked to box (half in view, or 15 % with its index corner) is cut, under its own name, and a card
+    nearly hidden (no index corner in view) still is not."""
+    from companion.synth.build import write_crops
+
+    image = np.full((240, 320, 3), 90, np.uint8)
+    cards = [("QH", (20.0, 20.0, 90.0, 120.0), 1.0, 1.0),   # in full view
+             ("7S", (100.0, 20.0, 170.0, 120.0), 0.3, 1.0),  # under another, its index corner showing
+             ("2D", (180.0, 20.0, 250.0, 120.0), 0.55, 0.2),  # half in view
+             ("KC", (20.0, 130.0, 90.0, 230.0), 0.3, 0.4),  # under another, its index hidden: not boxed
+             ("back", (100.0, 130.0, 170.0, 230.0), 0.3, 1.0)]
+    rng = np.random.default_rng(0)
+
+    def written(folder):
+        return sorted(p.parent.name for p in folder.rglob("*.jpg"))
+
+    assert write_crops(image, cards, tmp_path / "default", "s", 96, rng) == 1
+    assert written(tmp_path / "default") == ["QH"]
+    assert write_crops(image, cards, tmp_path / "covered", "s", 96, rng, covered=True) == 3
+    assert written(tmp_path / "covered") == ["2D", "7S", "QH"]
+    assert write_crops(image, cards, tmp_path / "backs", "s", 96, rng, backs=True, covered=True) == 4
+    assert written(tmp_path / "backs") == ["2D", "7S", "QH", "back"]
