@@ -86,3 +86,27 @@ def test_other_outline_finders_read_the_same_renders_into_a_folder_of_their_own(
     totals = seeds_driver.report(tmp_path, [7], Console(record=True, width=200), "paper,table,edges")
     assert totals["video"]["scored"] == 3
     assert seeds_driver.report(tmp_path, [7], Console(record=True, width=200)) == {}  # the shipped code's: none yet
+
+
+def test_other_weights_read_the_same_renders_with_their_folder_as_the_models(seeds_driver, tmp_path, monkeypatch):
+    """``--models DIR``: each seed's videos are read again with the weights in DIR (``COMPANION_MODELS``), into
+    ``seed-N/models-NAME`` beside the shipped weights' runs, from the renders already there."""
+    weights = tmp_path / "cand-v5"
+    weights.mkdir()
+    record, answered = seeds_driver.seed_commands(7, tmp_path, 60, 1.0, None, weights)
+    folder = tmp_path / "seed-7" / "models-cand-v5"
+    assert record[record.index("--out") + 1] == str(folder) and "--quad" not in record
+    envs = []
+    monkeypatch.setattr(seeds_driver.subprocess, "run",
+                        lambda cmd, **kw: envs.append(kw["env"]) or type("R", (), {"returncode": 0}))
+    (tmp_path / "seed-7" / "sessions" / "s00").mkdir(parents=True)
+    seeds_driver.run_seed(7, tmp_path, 60, 1.0, None, weights)
+    assert [e["COMPANION_MODELS"] for e in envs] == [str(weights.resolve())] * 2
+    assert (folder / "sessions" / "s00").is_dir()
+    (folder / "sessions-video.json").write_text(json.dumps([_row("dondorf", 4, 2, 0.0)]))
+    assert seeds_driver.report(tmp_path, [7], Console(record=True, width=200), None, weights)["video"]["scored"] == 2
+    assert seeds_driver.reading_name("paper,table,edges", weights) == "quad-paper-table-edges-models-cand-v5"
+    # the shipped weights' runs read no other folder
+    envs.clear()
+    seeds_driver.run_seed(7, tmp_path, 60, 1.0)
+    assert envs == [None, None]
