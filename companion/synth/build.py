@@ -29,7 +29,7 @@ from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, 
                                  prepare_designs, split_designs)
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
-from companion.synth.scene import INDEX_REGION, LabelledCard, Scene, compose_scene
+from companion.synth.scene import INDEX_REGION, Scene, boxable, compose_scene
 from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
 DETECT_NAMES = {0: "card", 1: "back"}
@@ -105,7 +105,7 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     ``folder/<CARD>/<stem>_<k>.jpg``.
 
     By default the crop must be dominated by its card (``CROP_MIN_VISIBLE``).  ``covered``:
-    every card a detector is asked to box (:meth:`LabelledCard.labelled`: half of it in view,
+    every card a detector is asked to box (:func:`~companion.synth.scene.boxable`: half of it in view,
     or its index corner and 15 % of it), named as itself however much of its box another card
     covers.  Why: the detector boxes a card in a trick pile whole, and the classifier must
     then name the card that fills the box from corner to corner, not the one lying on it;
@@ -118,9 +118,7 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     for k, (card, box, visible, index_visible) in enumerate(cards):
         if card == "back" and not backs:
             continue
-        wanted = (LabelledCard(card, tuple(box), np.zeros((4, 2)), visible, index_visible).labelled() if covered
-                  else visible >= CROP_MIN_VISIBLE)
-        if not wanted:
+        if not (boxable(visible, index_visible) if covered else visible >= CROP_MIN_VISIBLE):
             continue
         img = crop_card(image, tuple(box), crop, rng)
         if img is None:

@@ -105,8 +105,14 @@ class LabelledCard:
     placement_index: int = 0
 
     def labelled(self) -> bool:
-        """Whether a detector should be asked to find this card."""
-        return self.visible >= 0.5 or (self.visible >= 0.15 and self.index_visible >= 0.8)
+        """Whether a detector should be asked to find this card (:func:`boxable`)."""
+        return boxable(self.visible, self.index_visible)
+
+
+def boxable(visible: float, index_visible: float) -> bool:
+    """Whether a detector should be asked to find a card this much in view (``visible``: share of its area,
+    ``index_visible``: of its better index corner): half of it, or 15 % with an index corner whole."""
+    return visible >= 0.5 or (visible >= 0.15 and index_visible >= 0.8)
 
 
 @dataclass
