@@ -2,8 +2,8 @@
 
     python bench/table_seeds.py --seeds 0-17 30-33 --out /work/eval/all          # record, replay, sum up
     python bench/table_seeds.py --seeds 0-17 30-33 --out /work/eval/all --report # sum up what is there
-    python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --quad paper,table,edges  # the same renders
-                                                   # read again with the card's sides as an outline finder
+    python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --quad paper,table  # the same renders
+                                                   # read again without the card's sides as an outline finder
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --models /work/cand  # ... with other weights
 
 For each seed, in its own folder ``OUT/seed-N`` (so that two jobs never write one

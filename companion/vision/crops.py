@@ -93,10 +93,11 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
 CARD_ASPECT = (0.55, 0.85)
 QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this many pixels a side
 # How card_quad tells a card from its surroundings, in the order tried.  "edges" (the card's straight sides,
-# :func:`_edge_quad`) is not in the shipped order: measured on the rendered table sessions it gained hands on
-# some seeds and lost two on one (bench/evaluation-history.md, sessions 31-33); ``--quad`` of the evaluations
-# (use_quad_methods) measures it.
-QUAD_METHODS = ("paper", "table")
+# :func:`_edge_quad`) is tried last since session 35: on fresh rendered table sessions (seeds 228-235, 480
+# hands) hands scored right 464 -> 467 with nobody answering, 471 -> 473 answered, logged exactly 407 -> 418,
+# no seed losing more than one hand; real photos 472 -> 471 of 527 (bench/evaluation-history.md, sessions
+# 31-35).  ``--quad paper,table`` of the evaluations (use_quad_methods) measures the code without it.
+QUAD_METHODS = ("paper", "table", "edges")
 
 
 def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
@@ -116,9 +117,9 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     views (``rectify="blend"``), was right 0.69 / 0.59 of the time with the
     table's colour alone, 0.78 / 0.78 trying it first, 0.82 / 0.80 trying the
     paper first (the other designs within 0.002 either way).  With "edges"
-    in ``QUAD_METHODS``, last, where neither gives a card (two touching cards'
+    in ``QUAD_METHODS`` (the default), last, where neither gives a card (two touching cards'
     paper runs together; a big pip splits it), by the card's straight sides
-    (:func:`_edge_quad`; not shipped).
+    (:func:`_edge_quad`).
     """
     region = _quad_region(image, box, pad)
     if region is None:
@@ -311,6 +312,12 @@ EDGE_STRENGTH = 40.0
 EDGE_COVER = 0.7
 EDGE_ASPECT = (0.595, 0.805)  # short side over long side: a card's 0.7, give or take 15 %
 EDGE_CANDIDATES = 6  # the strongest columns and rows tried as sides
+# A rectangle whose two parallel sides both run on past the same end (from ``EDGE_GAP`` pixels beyond it, for
+# ``EDGE_RUN`` of the side's length, at ``EDGE_COVER``) is part of something longer: session 33's seed 18, a ghost
+# box over half a sideways jack took the edge of the jack's picture for a side while the card's own long sides
+# ran on (written in session 34, measured in session 35 with the sides as the default finder).
+EDGE_GAP = 2
+EDGE_RUN = 0.15
 
 
 def _edge_angle(gx: np.ndarray, gy: np.ndarray, strong: np.ndarray) -> float | None:
@@ -350,7 +357,8 @@ def _edge_quad(r: _QuadRegion):
     make with a card's shape (``EDGE_ASPECT``) whose own bounding box is the detector's box (``BOX_SLACK``:
     a rectangle inside a box that clips the card, with a pip's straight edge for a side, is refused), the
     one whose sides lie on strong edges for the largest share of their length, if that share is at least
-    ``EDGE_COVER`` (a rectangle across fingers and the deck's back is refused)."""
+    ``EDGE_COVER`` (a rectangle across fingers and the deck's back is refused) and two of its parallel sides
+    do not both run on past one end (:func:`_runs_on`: a piece of a longer shape, a face card's picture frame)."""
     L = np.ascontiguousarray(r.lab[..., 0])
     gx, gy = cv2.Sobel(L, cv2.CV_32F, 1, 0), cv2.Sobel(L, cv2.CV_32F, 0, 1)
     angle = _edge_angle(gx, gy, (np.hypot(gx, gy) > EDGE_STRENGTH) & (r.inside > 0))
@@ -382,12 +390,31 @@ def _edge_quad(r: _QuadRegion):
             covered = (upright_near[y1:y2 + 1, x1].sum() + upright_near[y1:y2 + 1, x2].sum()
                        + level_near[y1, x1:x2 + 1].sum() + level_near[y2, x1:x2 + 1].sum())
             cover = float(covered) / float(2 * (cw + ch + 2))
-            if cover <= best_cover:
+            if cover <= best_cover or _runs_on(upright_near, level_near, x1, y1, x2, y2):
                 continue
             corners = cv2.transform(np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float32), back)[0]
             if _fills_box(corners, r):
                 best, best_cover = corners, cover
     return None if best is None else cv2.minAreaRect(best)
+
+
+def _runs_on(upright: np.ndarray, level: np.ndarray, x1: int, y1: int, x2: int, y2: int) -> bool:
+    """Whether both sides of the upright rectangle (x1, y1)-(x2, y2) that meet one of its ends go on past it
+    (``EDGE_GAP``, ``EDGE_RUN``, ``EDGE_COVER``): the rectangle is cut from a longer shape, not a card; one side
+    alone may go on where a neighbour's side lies in line with it."""
+    ex, ey = max(3, round(EDGE_RUN * (x2 - x1))), max(3, round(EDGE_RUN * (y2 - y1)))
+    before_x = slice(max(0, x1 - EDGE_GAP - ex), max(0, x1 - EDGE_GAP))
+    after_x = slice(x2 + EDGE_GAP + 1, x2 + EDGE_GAP + 1 + ex)
+    before_y = slice(max(0, y1 - EDGE_GAP - ey), max(0, y1 - EDGE_GAP))
+    after_y = slice(y2 + EDGE_GAP + 1, y2 + EDGE_GAP + 1 + ey)
+    ends = ((level[y1, before_x], level[y2, before_x]), (level[y1, after_x], level[y2, after_x]),
+            (upright[before_y, x1], upright[before_y, x2]), (upright[after_y, x1], upright[after_y, x2]))
+    return any(_on_edge(a) and _on_edge(b) for a, b in ends)
+
+
+def _on_edge(line: np.ndarray) -> bool:
+    """Whether a run of pixels beyond a side's end lies on a strong edge (``EDGE_COVER`` of it)."""
+    return len(line) >= 2 and float(line.mean()) >= EDGE_COVER
 
 
 _QUAD_FINDERS = {"paper": _paper_quad, "table": _table_quad, "edges": _edge_quad}

@@ -188,7 +188,7 @@ def test_a_one_pip_card_lying_on_another_is_read_by_its_sides(sides):
     """A rendered table frame (seed 0, session s13, frame 870; held-out `tango_nuevo` deck): a 3D lies over a
     JD, their papers touching, and its big diamond splits its own paper.  Neither its paper nor the table's
     colour gives its outline, so its corners are read from the tilted box crop (3H in every tenth frame from
-    850 to 940).  With the sides as an outline finder (not shipped: see ``crops.QUAD_METHODS``) they give the
+    850 to 940).  With the sides as an outline finder (``crops.QUAD_METHODS``, since session 35) they give the
     card, and turned upright it reads 3D."""
     from companion.engine.variants import resolve
     from companion.table.session import table_detector
@@ -206,16 +206,44 @@ def test_a_one_pip_card_lying_on_another_is_read_by_its_sides(sides):
 
 
 def test_the_outline_finders_can_be_chosen_for_a_measurement(monkeypatch):
-    """The shipped order leaves the sides out; ``--quad paper,table,edges`` (evaluation) puts them last; an
+    """The shipped order tries the sides last; ``--quad paper,table`` (evaluation) leaves them out; an
     unknown name is a clear error that changes nothing."""
     monkeypatch.setattr(crops, "QUAD_METHODS", crops.QUAD_METHODS)  # restored after the test
     image, box = _card_against_its_twin(25.0)
-    assert crops.QUAD_METHODS == ("paper", "table") and card_quad(image, box) is None
-    crops.use_quad_methods("paper,table,edges")
     assert crops.QUAD_METHODS == ("paper", "table", "edges") and card_quad(image, box) is not None
+    crops.use_quad_methods("paper,table")
+    assert crops.QUAD_METHODS == ("paper", "table") and card_quad(image, box) is None
     with pytest.raises(ValueError, match="unknown outline finder.*choose from paper, table, edges"):
         crops.use_quad_methods("paper,sides")
-    assert crops.QUAD_METHODS == ("paper", "table", "edges")
+    assert crops.QUAD_METHODS == ("paper", "table")
+
+
+def _strip(ends_at_line: bool) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A white card-wide strip on cloth, crossed by a picture's edge a card's length from its top, and a box
+    a little taller than that card's length: the strip ends at the line (a card), or runs on past it, its
+    picture below (a longer shape, as a face card's frame inside a card lying sideways)."""
+    rng = np.random.default_rng(5)
+    image = np.clip(np.array([40, 70, 120], np.float32) + rng.normal(0, 4, (240, 320, 3)), 0, 255).astype(np.uint8)
+    end = 104 if ends_at_line else 220
+    image[20:end, 130:190] = 245
+    if not ends_at_line:
+        image[104:end, 136:184] = (60, 90, 200)
+    return image, (130.0, 20.0, 190.0, 112.0)
+
+
+def test_a_rectangle_whose_sides_run_on_past_it_is_no_card():
+    """The sides that close a card-shaped rectangle must end there: where both long sides run on past the line
+    that closes it, the rectangle is a piece of something longer and the sides give no outline; the card that
+    ends at that line is found."""
+    image, box = _strip(ends_at_line=True)
+    (cx, cy), (rw, rh), _ = crops._edge_quad(crops._quad_region(image, box, 0.08))
+    image, box = _strip(ends_at_line=False)
+    region = crops._quad_region(image, box, 0.08)
+    assert crops._edge_quad(region) is None
+    assert crops._runs_on(np.ones((40, 40), bool), np.ones((40, 40), bool), 5, 5, 20, 25)
+    one_side = np.zeros((40, 40), bool)
+    one_side[:, 5] = True  # only the left side runs on (a neighbour's side in line with it)
+    assert not crops._runs_on(one_side, np.zeros((40, 40), bool), 5, 5, 20, 25)
 
 
 def test_the_evaluation_refuses_an_unknown_outline_finder(capsys):
