@@ -100,7 +100,7 @@ def yolo_lines(scene: Scene) -> list[str]:
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float, float]], folder: Path, stem: str,
                 crop: int, rng: np.random.Generator, backs: bool = False, covered: bool = False) -> int:
-    """Write the classifier crop of each face-up, mostly visible card of ``cards``
+    """Write the classifier crop of each face-up card of ``cards`` that is enough in view
     ((card, box, visible fraction, index-corner visible fraction), in scene order) to
     ``folder/<CARD>/<stem>_<k>.jpg``.
 
@@ -128,6 +128,11 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
         cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         count += 1
     return count
+
+
+def _in_view(scene: Scene) -> list[tuple[str, tuple[float, ...], float, float]]:
+    """What :func:`write_crops` needs of a rendered scene's cards: name, box and how much of each is in view."""
+    return [(c.card, c.box, c.visible, c.index_visible) for c in scene.cards]
 
 
 def _split_designs_cached(family: str, split: str) -> list[Design]:
@@ -158,8 +163,7 @@ def _worker(args: tuple) -> list[str]:
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
         if crop:
-            write_crops(scene.image, [(c.card, c.box, c.visible, c.index_visible) for c in scene.cards], out_dir / "cls" / split,
-                        stem, crop, rng)
+            write_crops(scene.image, _in_view(scene), out_dir / "cls" / split, stem, crop, rng)
         records.append(json.dumps({
             "image": f"images/{split}/{stem}.jpg",
             "cards": [{"card": c.card, "box": [round(v, 2) for v in c.box],
@@ -330,8 +334,7 @@ def _crop_worker(args: tuple) -> int:
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
         scene = render_crop_scene(rng, family, designs, figures, face_mix, reindex, index_styles, big_pip)
-        count += write_crops(scene.image, [(c.card, c.box, c.visible, c.index_visible) for c in scene.cards], Path(out) / split,
-                             f"c{family[:2]}{i:07d}", crop, rng)
+        count += write_crops(scene.image, _in_view(scene), Path(out) / split, f"c{family[:2]}{i:07d}", crop, rng)
     return count
 
 
@@ -384,7 +387,8 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
-    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered) for a in range(0, len(lines), step)]
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered)
+              for a in range(0, len(lines), step)]
     if workers <= 1:
         results = [_recrop_worker(c) for c in chunks]
     else:

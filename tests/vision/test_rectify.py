@@ -90,12 +90,6 @@ def test_specks_of_paper_give_no_rectangle():
     assert card_quad(image, (130.0, 80.0, 190.0, 164.0)) is None
 
 
-@pytest.fixture
-def sides(monkeypatch):
-    """The card's sides as the last outline finder, as ``--quad paper,table,edges`` measures them."""
-    monkeypatch.setattr(crops, "QUAD_METHODS", ("paper", "table", "edges"))
-
-
 def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """A white card with an index mark and a big red pip, turned ``angle`` degrees, with a card of the same
     paper against its right side: the two papers run together, and the pip splits the first card's."""
@@ -122,7 +116,7 @@ def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float
 
 
 @pytest.mark.parametrize("angle", [15.0, 25.0])
-def test_a_card_against_one_of_its_own_paper_is_found_by_its_sides(angle, sides):
+def test_a_card_against_one_of_its_own_paper_is_found_by_its_sides(angle):
     """Neither the paper (one piece across both cards, split by the pip) nor the table's colour gives the card;
     its four straight sides do, at its own size."""
     image, box = _card_against_its_twin(angle)
@@ -184,7 +178,7 @@ def test_a_pips_straight_edge_is_no_side_of_a_card_its_box_clips():
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
 
-def test_a_one_pip_card_lying_on_another_is_read_by_its_sides(sides):
+def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
     """A rendered table frame (seed 0, session s13, frame 870; held-out `tango_nuevo` deck): a 3D lies over a
     JD, their papers touching, and its big diamond splits its own paper.  Neither its paper nor the table's
     colour gives its outline, so its corners are read from the tilted box crop (3H in every tenth frame from
