@@ -266,6 +266,34 @@ def paper_box(image: np.ndarray, box: tuple[float, float, float, float], share: 
     return (float(x1 + cols[0]), float(y1 + rows[0]), float(x1 + cols[-1] + 1), float(y1 + rows[-1] + 1))
 
 
+def paper_reach(image: np.ndarray, box: tuple[float, float, float, float], share: float = 0.25,
+                reach: float = 1.0) -> tuple[float, float, float, float] | None:
+    """``box`` grown sideways over the card paper that goes on past it: on each side, the columns next to
+    it (over its rows) in which at least ``share`` of the pixels look like paper, one after another, at most
+    ``reach`` times its width out.  None when it grows by no more than 2 pixels on either side.
+
+    Why: the detector's box around two overlapping cards often stops short of the covered one's far edge,
+    and with it of the index corner a row's strip is read by (real photos: a nine half under another,
+    boxed with it up to the middle of its visible part)."""
+    x1, y1, x2, y2 = box
+    w = x2 - x1
+    wide = (max(0.0, x1 - reach * w), y1, min(float(image.shape[1]), x2 + reach * w), y2)
+    found = _paper_in(image, wide)
+    if found is None or w <= 0:
+        return None
+    mask, left, _ = found
+    cols = mask.mean(axis=0) >= share
+    last = len(cols) - 1
+    a = min(max(int(round(x1)) - left, 0), last)
+    b = min(max(int(round(x2)) - left - 1, 0), last)
+    while a > 0 and cols[a - 1]:
+        a -= 1
+    while b < last and cols[b + 1]:
+        b += 1
+    grown = (float(left + a), y1, float(left + b + 1), y2)
+    return grown if grown[0] < x1 - 2 or grown[2] > x2 + 2 else None
+
+
 def _paper_quad(r: _QuadRegion):
     """The card as its paper: the light, nearly colourless pixels inside the box.  The biggest such
     piece first (a neighbour's pale patch is a separate piece), then every sizeable piece (a big pip

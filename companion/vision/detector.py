@@ -32,9 +32,10 @@ import cv2
 import numpy as np
 
 from companion.paths import models_dir as default_models_dir
-from companion.vision.crops import CORNER, CROP, box_iou, corner_views, crop_card, paper_box, paper_share, rectified_crop
+from companion.vision.crops import (CORNER, CROP, box_iou, corner_views, crop_card, paper_box, paper_reach, paper_share,
+                                    rectified_crop)
 from companion.vision.outlines import outline_boxes
-from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, strips_sure
+from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -95,6 +96,14 @@ RANK_WEIGHT = 0.8
 # Chosen on the real photos' tune half (0.15 236, 0.2-0.3 237, 0.4 233 of 262; none 233), then the test half
 # once: 225 -> 229 of 265, false detections per image the same (0.189).
 PAPER_ROWS = 0.25
+# ... and after it is grown sideways over the card paper that goes on past it (columns at least PAPER_ROWS
+# paper, one after another), at most this many times its width out on each side (crops.paper_reach; None: not):
+# the detector's box around two overlapping cards often stops short of the covered card's far edge, where the
+# index corner its strip is read by lies.  Chosen on the real photos' tune half (session 36, with
+# /work/exp/s36/grow.py: none 241 of 262; reach 0.3 245, 0.5 246, 0.8-1.5 247 at 0.068 false detections per
+# photo; at reach 0.5 a column share of 0.2 246, 0.3 243, 0.4 243), then the test half once: 230 -> 236 of
+# 265, false detections per photo the same (0.128).
+ROW_REACH = 1.0
 # Photos: a face the classifier names at under this probability is left out (the table keeps every reading: its
 # tracker weighs a card's readings over many frames).  Why: on the real photos the faces the detector boxed
 # surely and the classifier could not name were clutter (a towel, a box, a coin, a pip taken for a card): of the
@@ -476,7 +485,8 @@ class CardDetector:
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
     (:meth:`split_rows`; ``companion detect`` does, the table does not).  ``paper_rows``: a row box is
     also cut shrunk to its rows and columns that are at least this share card paper (``PAPER_ROWS``;
-    None: as the detector drew it only).  ``face_min_prob``: faces named under this probability are left out
+    None: as the detector drew it only).  ``row_reach``: ... and grown over the card paper past its sides, at most
+    this many times its width out (``ROW_REACH``; None: not).  ``face_min_prob``: faces named under this probability are left out
     of :meth:`detect` (photos: ``PHOTO_FACE_MIN_PROB``; the table: 0, every reading kept).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
@@ -492,7 +502,8 @@ class CardDetector:
                  corner_shifts: tuple[tuple[float, float], ...] = CORNER_SHIFTS,
                  suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
-                 paper_rows: float | None = PAPER_ROWS, face_min_prob: float = 0.0) -> None:
+                 paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
+                 face_min_prob: float = 0.0) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -513,6 +524,9 @@ class CardDetector:
         if paper_rows is not None and not 0.0 < paper_rows < 1.0:
             raise ValueError(f"paper_rows must be in (0, 1) or None, got {paper_rows!r}")
         self.paper_rows = paper_rows
+        if row_reach is not None and not 0.0 < row_reach <= 3.0:
+            raise ValueError(f"row_reach must be in (0, 3] or None, got {row_reach!r}")
+        self.row_reach = row_reach
         if not 0.0 <= face_min_prob < 1.0:
             raise ValueError(f"face_min_prob must be in [0, 1), got {face_min_prob!r}")
         self.face_min_prob = face_min_prob
@@ -848,7 +862,8 @@ class CardDetector:
         (:meth:`_read_beside`).  Measured on the real photos (``python -m companion.vision.evaluate real
         --half tune|test [--no-rows]``): 210 -> 231 cards of 262 named right on the half its settings were
         chosen on, 213 -> 225 of 265 on the other, false detections per image no more on either; each
-        row box also cut shrunk to its paper (``paper_rows``, session 24): 233 -> 237 and 225 -> 229."""
+        row box also cut shrunk to its paper (``paper_rows``, session 24): 233 -> 237 and 225 -> 229; and
+        grown over the paper past its sides (``row_reach``, session 36): 241 -> 247 and 230 -> 236."""
         out: list[Detection] = []
         width = image_bgr.shape[1]
         for d in detections:
@@ -858,6 +873,12 @@ class CardDetector:
             tight = paper_box(image_bgr, d.box, self.paper_rows) if cuts and self.paper_rows is not None else None
             if tight is not None and box_iou(np.array(tight), np.array([d.box]))[0] < 0.95:
                 cuts += cuttings(tight, width)
+            # ... or stops short of the covered card's far edge, and of the index corner its strip shows (a
+            # lone card's box is left to _read_beside, which also knows the names boxed elsewhere)
+            grown = paper_reach(image_bgr, d.box, PAPER_ROWS, self.row_reach) \
+                if d.card != "back" and self.row_reach is not None and not lone_card(d.box) else None
+            if grown is not None:
+                cuts += cuttings(grown, width)
             parts = self._read_cuttings(image_bgr, d, cuts) if cuts else None
             out.extend(parts or [d])
         out.extend(self._read_beside(image_bgr, out))

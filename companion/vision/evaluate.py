@@ -43,7 +43,7 @@ import numpy as np
 
 from companion.paths import shared_dir
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, RANK_FLOOR, RANK_WEIGHT,
-                                       PAPER_ROWS, RECTIFY, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
+                                       PAPER_ROWS, RECTIFY, ROW_REACH, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
                                        read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
@@ -433,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
                    help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
                         "share card paper (default %(default)s; 0: not)")
+    p.add_argument("--row-reach", type=float, default=ROW_REACH,
+                   help="with rows split: a row box is also cut grown over the card paper past its sides, at most "
+                        "this many times its width out (default %(default)s; 0: not)")
     p.add_argument("--face-min-prob", type=float, default=None,
                    help="leave out faces named under this probability (default: PHOTO_FACE_MIN_PROB with the shrunk "
                         "view, 0 with one)")
@@ -446,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
+                                row_reach=args.row_reach or None,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob))
@@ -455,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
-                    "paper_rows": detector.paper_rows, "face_min_prob": detector.face_min_prob,
+                    "paper_rows": detector.paper_rows, "row_reach": detector.row_reach, "face_min_prob": detector.face_min_prob,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}

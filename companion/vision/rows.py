@@ -131,13 +131,19 @@ class Beside:
     corner: int
 
 
+def lone_card(box: Box) -> bool:
+    """Whether ``box`` has the shape of one upright card's (``LONE_ASPECT``)."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return h > 0 and LONE_ASPECT[0] <= w / h <= LONE_ASPECT[1]
+
+
 def beside(box: Box, image_width: float, others: list[Box]) -> list[Beside]:
     """The strips worth reading beside ``box`` (a lone upright card's, else none): each share of
     ``BESIDE_SHARES`` on each side, inside the image and clear of the ``others`` boxes."""
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    if h <= 0 or not LONE_ASPECT[0] <= w / h <= LONE_ASPECT[1]:
+    if not lone_card(box):
         return []
+    x1, y1, x2, y2 = box
+    w = x2 - x1
     out = []
     for corner in (0, 1):
         for share in BESIDE_SHARES:

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.crops import paper_box
+from companion.vision.crops import paper_box, paper_reach
 from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
 from companion.vision.evaluate import iou
 from companion.vision.rows import (BESIDE_SHARES, MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, beside, choose,
@@ -137,6 +137,33 @@ def test_a_row_boxed_loosely_is_cut_as_the_cards_it_holds(photo):
     assert [d.card for d in as_drawn.split_rows(image, [Detection("KS", 0.5, loose, 0.6, 0.8)])] == ["KS"]
 
 
+def test_a_box_grows_over_the_paper_that_goes_on_past_its_sides():
+    image = np.full((300, 500, 3), (40, 60, 90), np.uint8)  # a brown table
+    image[100:250, 120:330] = 235  # white paper
+    image[150:200, 250:280] = (30, 30, 200)  # a red pip on it: a column through it is still mostly paper
+    image[100:250, 350:420] = 235  # another card past a gap of table: not reached
+    assert paper_reach(image, (150.0, 100.0, 240.0, 250.0)) == (120.0, 100.0, 330.0, 250.0)
+    assert paper_reach(image, (150.0, 100.0, 240.0, 250.0), reach=0.2) == (132.0, 100.0, 258.0, 250.0)
+    assert paper_reach(image, (110.0, 100.0, 340.0, 250.0)) is None  # table on both sides: nothing to grow over
+    assert paper_reach(image, (10.0, 10.0, 11.0, 11.0)) is None
+
+
+def test_a_row_boxed_short_of_the_covered_card_is_cut_as_the_cards_it_holds(photo):
+    """The detector's box around two overlapping cards often stops short of the covered card's far edge
+    (real photos), and with it of the index corner its strip is read by: the box grown over the paper past
+    its sides is cut too (``row_reach``)."""
+    image, visible, row = _row("french-neoclassical.jpg", ["10D", "KS"], 0.4)
+    strip = visible[0][2] - visible[0][0]
+    short = (row[0] + 0.6 * strip, float(row[1]), float(row[2]), float(row[3]))
+    found = photo.split_rows(image, [Detection("KS", 0.5, short, 0.6, 0.8)])
+    assert sorted(d.card for d in found) == ["10D", "KS"]
+    for card, box in zip(["10D", "KS"], visible):
+        (d,) = [d for d in found if d.card == card]
+        assert iou(d.box, box) > 0.6
+    as_drawn = CardDetector("french", **photo_settings(), row_reach=None)
+    assert [d.card for d in as_drawn.split_rows(image, [Detection("KS", 0.5, short, 0.6, 0.8)])] == ["KS"]
+
+
 def test_one_card_lying_sideways_in_a_wide_box_stays_one_card(photo):
     image, (box,), _ = _row("french-dondorf.jpg", ["QH"], 0.5)
     x1, y1, x2, y2 = box
@@ -240,6 +267,8 @@ def test_a_family_with_no_corner_reader_leaves_rows_as_they_are():
 def test_a_paper_share_outside_0_to_1_is_one_clear_error(capsys):
     with pytest.raises(ValueError, match="paper_rows"):
         CardDetector("french", paper_rows=1.5)
+    with pytest.raises(ValueError, match="row_reach"):
+        CardDetector("french", row_reach=0.0)
     from companion.vision.evaluate import main as evaluate_main
 
     with pytest.raises(SystemExit) as exit_:
