@@ -824,7 +824,13 @@ class CardDetector:
             raise ImageError("expected a BGR image array of shape HxWx3")
         if image_bgr.shape[2] == 4:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_BGRA2BGR)
-        found = self.name_boxes(image_bgr, *self.find_boxes(image_bgr))
+        return self.read_boxes(image_bgr, *self.find_boxes(image_bgr))
+
+    def read_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                   classes: np.ndarray) -> list[Detection]:
+        """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
+        named weakly left out (``face_min_prob``).  A stage of its own so that latency is timed end to end."""
+        found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
         return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
@@ -864,26 +870,33 @@ class CardDetector:
         chosen on, 213 -> 225 of 265 on the other, false detections per image no more on either; each
         row box also cut shrunk to its paper (``paper_rows``, session 24): 233 -> 237 and 225 -> 229; and
         grown over the paper past its sides (``row_reach``, session 36): 241 -> 247 and 230 -> 236."""
-        out: list[Detection] = []
         width = image_bgr.shape[1]
-        for d in detections:
-            cuts = cuttings(d.box, width) if d.card != "back" else []
-            # the detector's box around a row is often loose (a margin of table above the cards), and then
-            # no strip's index corner lies where a cutting looks for it: the box shrunk to its paper too
-            tight = paper_box(image_bgr, d.box, self.paper_rows) if cuts and self.paper_rows is not None else None
-            if tight is not None and box_iou(np.array(tight), np.array([d.box]))[0] < 0.95:
-                cuts += cuttings(tight, width)
-            # ... or stops short of the covered card's far edge, and of the index corner its strip shows (a
-            # lone card's box is left to _read_beside, which also knows the names boxed elsewhere)
-            grown = paper_reach(image_bgr, d.box, PAPER_ROWS, self.row_reach) \
-                if d.card != "back" and self.row_reach is not None and not lone_card(d.box) else None
-            if grown is not None:
-                cuts += cuttings(grown, width)
-            parts = self._read_cuttings(image_bgr, d, cuts) if cuts else None
+        plans = [(d, self._row_cuts(image_bgr, d, width)) for d in detections]
+        out: list[Detection] = []
+        for (d, _), parts in zip(plans, self._read_cuttings(image_bgr, plans)):
             out.extend(parts or [d])
         out.extend(self._read_beside(image_bgr, out))
         out.sort(key=lambda d: -d.confidence)
         return out
+
+    def _row_cuts(self, image_bgr: np.ndarray, d: Detection, width: int) -> list[Cutting]:
+        """Every way to cut ``d``'s box as a row (none for a back): as the detector drew it, shrunk to its
+        paper (``paper_rows``) and grown over the paper past its sides (``row_reach``)."""
+        if d.card == "back":
+            return []
+        cuts = cuttings(d.box, width)
+        # the detector's box around a row is often loose (a margin of table above the cards), and then
+        # no strip's index corner lies where a cutting looks for it: the box shrunk to its paper too
+        tight = paper_box(image_bgr, d.box, self.paper_rows) if cuts and self.paper_rows is not None else None
+        if tight is not None and box_iou(np.array(tight), np.array([d.box]))[0] < 0.95:
+            cuts += cuttings(tight, width)
+        # ... or stops short of the covered card's far edge, and of the index corner its strip shows (a
+        # lone card's box is left to _read_beside, which also knows the names boxed elsewhere)
+        grown = paper_reach(image_bgr, d.box, PAPER_ROWS, self.row_reach) \
+            if self.row_reach is not None and not lone_card(d.box) else None
+        if grown is not None:
+            cuts += cuttings(grown, width)
+        return cuts
 
     def _read_beside(self, image_bgr: np.ndarray, detections: list[Detection]) -> list[Detection]:
         """The cards half under a lone card that show a strip on either side of it with no box around them
@@ -930,45 +943,48 @@ class CardDetector:
         return ((self.cls_names[int(top[0])], float(p[top[0]])),
                 tuple((self.cls_names[int(t)], float(score * p[t])) for t in top[1:]))
 
-    def _read_cuttings(self, image_bgr: np.ndarray, d: Detection, cuts: list[Cutting]) -> list[Detection] | None:
-        """The cards of the cutting of ``d``'s box that reads surest (:func:`companion.vision.rows.choose`),
-        or None.  The strips first, by their one index corner (one batch per corner, cheap); the top
-        card, read whole as any card is (costly), only for the cuttings whose strips all read surely."""
-        cuts = sorted(cuts, key=lambda c: c.corner)
-        strip_reads: list[list[tuple[str, float]]] = []
-        strip_alts: list[list[tuple[tuple[str, float], ...]]] = []
-        for corner in (0, 1):
-            mine = [c for c in cuts if c.corner == corner]
-            probs = self._index_faces(image_bgr, [b for c in mine for b in c.reaching], corner)
-            k = 0
-            for c in mine:
-                reads, alts = [], []
-                for p in probs[k:k + len(c.strips)]:
-                    read, others = self._ranked(p, d.detector_confidence)
-                    reads.append(read)
-                    alts.append(others)
-                k += len(c.strips)
-                strip_reads.append(reads)
-                strip_alts.append(alts)
-        sure = [i for i, reads in enumerate(strip_reads) if strips_sure(reads)]
-        if not sure:
-            return None
-        ends = list(dict.fromkeys(cuts[i].end for i in sure))
-        end_reads = dict(zip(ends, self.readings(image_bgr, np.array(ends), 4)))
-        if any(not r for r in end_reads.values()):
-            return None
-        pick = choose([cuts[i] for i in sure], {e: r[0] for e, r in end_reads.items()},
-                      [strip_reads[i] for i in sure])
-        if pick is None:
-            return None
-        pick = sure[pick]
-        cut, score = cuts[pick], d.detector_confidence
-        (name, prob), others = end_reads[cut.end][0], end_reads[cut.end][1:]
-        parts = [Detection(name, score * prob, cut.end, prob, score,
-                           tuple((n, score * p) for n, p in others[:3] if n != "back"))]
-        for box, (n, p), alts in zip(cut.strips, strip_reads[pick], strip_alts[pick]):
-            parts.append(Detection(n, score * p, box, p, score, alts))
-        return parts
+    def _read_cuttings(self, image_bgr: np.ndarray, plans: list[tuple[Detection, list[Cutting]]]
+                       ) -> list[list[Detection] | None]:
+        """For each (detection, its cuttings), the cards of the cutting that reads surest
+        (:func:`companion.vision.rows.choose`), or None.  The strips first, by their one index corner (one
+        batch per corner for the whole picture, cheap); the top cards, read whole as any card is (costly),
+        only for the cuttings whose strips all read surely, all in one batch too.  Why batches: a photo has
+        several boxes wide enough to be tried as rows, each with up to 12 cuttings, and one classifier call
+        per box and corner cost more than the rest of the photo's reading."""
+        strips = {corner: [(k, i, b) for k, (_, cuts) in enumerate(plans) for i, c in enumerate(cuts)
+                           if c.corner == corner for b in c.reaching] for corner in (0, 1)}
+        probs: dict[tuple[int, int], list[np.ndarray]] = {}
+        for corner, wanted in strips.items():
+            # a cutting's first strip is every cutting's of that end and corner: each box read once
+            boxes = list(dict.fromkeys(b for _, _, b in wanted))
+            if boxes:
+                read = dict(zip(boxes, self._index_faces(image_bgr, boxes, corner)))
+                for k, i, b in wanted:
+                    probs.setdefault((k, i), []).append(read[b])
+        reads: dict[tuple[int, int], list[tuple[tuple[str, float], tuple[tuple[str, float], ...]]]] = {
+            (k, i): [self._ranked(p, plans[k][0].detector_confidence) for p in ps] for (k, i), ps in probs.items()}
+        sure = {key for key, r in reads.items() if strips_sure([read for read, _ in r])}
+        ends = list(dict.fromkeys(plans[k][1][i].end for k, i in sorted(sure)))
+        end_reads = dict(zip(ends, self.readings(image_bgr, np.array(ends), 4))) if ends else {}
+        out: list[list[Detection] | None] = []
+        for k, (d, cuts) in enumerate(plans):
+            mine = sorted((i for i in range(len(cuts)) if (k, i) in sure), key=lambda i: cuts[i].corner)
+            if not mine or any(not end_reads[cuts[i].end] for i in mine):
+                out.append(None)
+                continue
+            pick = choose([cuts[i] for i in mine], {cuts[i].end: end_reads[cuts[i].end][0] for i in mine},
+                          [[read for read, _ in reads[(k, i)]] for i in mine])
+            if pick is None:
+                out.append(None)
+                continue
+            cut, score = cuts[mine[pick]], d.detector_confidence
+            (name, prob), others = end_reads[cut.end][0], end_reads[cut.end][1:]
+            parts = [Detection(name, score * prob, cut.end, prob, score,
+                               tuple((n, score * p) for n, p in others[:3] if n != "back"))]
+            for box, ((n, p), alts) in zip(cut.strips, reads[(k, mine[pick])]):
+                parts.append(Detection(n, score * p, box, p, score, alts))
+            out.append(parts)
+        return out
 
     def name_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:

@@ -363,7 +363,7 @@ def measure_latency(detector: CardDetector, frames: int = 40) -> dict:
         t1 = time.perf_counter()
         boxes, scores, classes = detector.find_boxes(img)
         t2 = time.perf_counter()
-        detector.name_boxes(img, boxes, scores, classes)  # what detect() does after find_boxes (backs too)
+        detector.read_boxes(img, boxes, scores, classes)  # what detect() does after find_boxes (rows too)
         t3 = time.perf_counter()
         times.append(t3 - t0)
         dec.append(t1 - t0)
