@@ -277,9 +277,10 @@ def paper_reach(image: np.ndarray, box: tuple[float, float, float, float], share
     boxed with it up to the middle of its visible part)."""
     x1, y1, x2, y2 = box
     w = x2 - x1
-    wide = (max(0.0, x1 - reach * w), y1, min(float(image.shape[1]), x2 + reach * w), y2)
-    found = _paper_in(image, wide)
-    if found is None or w <= 0:
+    if w <= 0:
+        return None
+    found = _paper_in(image, (max(0.0, x1 - reach * w), y1, min(float(image.shape[1]), x2 + reach * w), y2))
+    if found is None:
         return None
     mask, left, _ = found
     cols = mask.mean(axis=0) >= share

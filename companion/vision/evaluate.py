@@ -42,9 +42,9 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, RANK_FLOOR, RANK_WEIGHT,
-                                       PAPER_ROWS, RECTIFY, ROW_REACH, RECTIFY_MODES, WHOLE_RANK_SURE, CardDetector, photo_settings,
-                                       read_image)
+from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, PAPER_ROWS, RANK_FLOOR,
+                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector,
+                                       photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -459,7 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
-                    "paper_rows": detector.paper_rows, "row_reach": detector.row_reach, "face_min_prob": detector.face_min_prob,
+                    "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
+                    "face_min_prob": detector.face_min_prob,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}
