@@ -122,21 +122,6 @@ def test_a_box_shrinks_to_the_card_paper_it_holds():
     assert paper_box(image, (10.0, 10.0, 11.0, 11.0)) is None
 
 
-def test_a_row_boxed_loosely_is_cut_as_the_cards_it_holds(photo):
-    """The detector's box around a row often takes in a margin of table above the cards (real photos), and
-    then no cutting finds a strip's index corner where it looks for it: the box shrunk to its paper is
-    cut too (``paper_rows``)."""
-    image, visible, row = _row("french-neoclassical.jpg", ["10D", "KS"], 0.4)
-    loose = (float(row[0]), row[1] - 0.25 * (row[3] - row[1]), float(row[2]), float(row[3]))
-    found = photo.split_rows(image, [Detection("KS", 0.5, loose, 0.6, 0.8)])
-    assert sorted(d.card for d in found) == ["10D", "KS"]
-    for card, box in zip(["10D", "KS"], visible):
-        (d,) = [d for d in found if d.card == card]
-        assert iou(d.box, box) > 0.6
-    as_drawn = CardDetector("french", **photo_settings(), paper_rows=None)
-    assert [d.card for d in as_drawn.split_rows(image, [Detection("KS", 0.5, loose, 0.6, 0.8)])] == ["KS"]
-
-
 def test_a_box_grows_over_the_paper_that_goes_on_past_its_sides():
     image = np.full((300, 500, 3), (40, 60, 90), np.uint8)  # a brown table
     image[100:250, 120:330] = 235  # white paper
@@ -148,20 +133,31 @@ def test_a_box_grows_over_the_paper_that_goes_on_past_its_sides():
     assert paper_reach(image, (10.0, 10.0, 11.0, 11.0)) is None
 
 
-def test_a_row_boxed_short_of_the_covered_card_is_cut_as_the_cards_it_holds(photo):
-    """The detector's box around two overlapping cards often stops short of the covered card's far edge
-    (real photos), and with it of the index corner its strip is read by: the box grown over the paper past
-    its sides is cut too (``row_reach``)."""
+def _loose(row: tuple, visible: list[tuple]) -> tuple[float, float, float, float]:
+    """A row's box taking in a margin of table above the cards."""
+    return float(row[0]), row[1] - 0.25 * (row[3] - row[1]), float(row[2]), float(row[3])
+
+
+def _short(row: tuple, visible: list[tuple]) -> tuple[float, float, float, float]:
+    """A row's box stopping short of the covered card's far edge, in the middle of its visible strip."""
+    return row[0] + 0.6 * (visible[0][2] - visible[0][0]), float(row[1]), float(row[2]), float(row[3])
+
+
+@pytest.mark.parametrize("drawn, setting", [(_loose, "paper_rows"), (_short, "row_reach")])
+def test_a_row_boxed_loosely_or_short_is_cut_as_the_cards_it_holds(photo, drawn, setting):
+    """The detector's box around a row often takes in a margin of table above the cards (real photos), or
+    stops short of the covered card's far edge; either way no cutting finds a strip's index corner where it
+    looks for it.  The box shrunk to its paper (``paper_rows``) and grown over the paper past its sides
+    (``row_reach``) are cut too; without the one that fits, the row stays one card."""
     image, visible, row = _row("french-neoclassical.jpg", ["10D", "KS"], 0.4)
-    strip = visible[0][2] - visible[0][0]
-    short = (row[0] + 0.6 * strip, float(row[1]), float(row[2]), float(row[3]))
-    found = photo.split_rows(image, [Detection("KS", 0.5, short, 0.6, 0.8)])
+    box = drawn(row, visible)
+    found = photo.split_rows(image, [Detection("KS", 0.5, box, 0.6, 0.8)])
     assert sorted(d.card for d in found) == ["10D", "KS"]
-    for card, box in zip(["10D", "KS"], visible):
+    for card, seen in zip(["10D", "KS"], visible):
         (d,) = [d for d in found if d.card == card]
-        assert iou(d.box, box) > 0.6
-    as_drawn = CardDetector("french", **photo_settings(), row_reach=None)
-    assert [d.card for d in as_drawn.split_rows(image, [Detection("KS", 0.5, short, 0.6, 0.8)])] == ["KS"]
+        assert iou(d.box, seen) > 0.6
+    without = CardDetector("french", **photo_settings(), **{setting: None})
+    assert [d.card for d in without.split_rows(image, [Detection("KS", 0.5, box, 0.6, 0.8)])] == ["KS"]
 
 
 def test_one_card_lying_sideways_in_a_wide_box_stays_one_card(photo):
