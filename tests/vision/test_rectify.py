@@ -230,7 +230,11 @@ def test_a_rectangle_whose_sides_run_on_past_it_is_no_card():
     that closes it, the rectangle is a piece of something longer and the sides give no outline; the card that
     ends at that line is found."""
     image, box = _strip(ends_at_line=True)
-    (cx, cy), (rw, rh), _ = crops._edge_quad(crops._quad_region(image, box, 0.08))
+    region = crops._quad_region(image, box, 0.08)
+    (cx, cy), (rw, rh), _ = crops._edge_quad(region)
+    # the card's own 60 x 84 pixels (x 130..190, y 20..104), in the region's shrunk pixels
+    assert sorted((rw, rh)) == pytest.approx(sorted((60 * region.fx, 84 * region.fy)), abs=2)
+    assert (cx / region.fx + region.x0, cy / region.fy + region.y0) == pytest.approx((160, 62), abs=3)
     image, box = _strip(ends_at_line=False)
     region = crops._quad_region(image, box, 0.08)
     assert crops._edge_quad(region) is None
