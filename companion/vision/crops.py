@@ -80,13 +80,20 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
     reads, and it differs far less between designs than the rest of the card; a
     classifier shown only the corners has nothing else to learn from.
     """
-    n, h, w = crops_bgr.shape[:3]
+    return np.concatenate([top_left_views(crops_bgr, size, offset),
+                           top_left_views(crops_bgr[:, ::-1, ::-1], size, offset)])
+
+
+def top_left_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The top-left index corner of each crop, enlarged: (N, size, size, 3), the first half of
+    :func:`corner_views` (its second half is this of the crops turned a half turn).  Alone for a card of
+    which one corner shows (a strip under another card): the other corner's views are not cut at all."""
+    h, w = crops_bgr.shape[1:3]
     cw, ch = int(round(w * CORNER_SHARE[0])), int(round(h * CORNER_SHARE[1]))
     dx, dy = int(round(w * offset[0])), int(round(h * offset[1]))
-    turned = crops_bgr[:, ::-1, ::-1]
-    views = np.concatenate([crops_bgr[:, dy:dy + ch, dx:dx + cw], turned[:, dy:dy + ch, dx:dx + cw]])
     interp = cv2.INTER_AREA if ch > size else cv2.INTER_LINEAR
-    return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp) for v in views])
+    return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp)
+                     for v in crops_bgr[:, dy:dy + ch, dx:dx + cw]])
 
 
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).

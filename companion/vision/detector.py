@@ -33,7 +33,7 @@ import numpy as np
 
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (CORNER, CROP, box_iou, corner_views, crop_card, paper_box, paper_reach, paper_share,
-                                    rectified_crop)
+                                    rectified_crop, top_left_views)
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 
@@ -846,9 +846,9 @@ class CardDetector:
         crops = [crop_card(image_bgr, tuple(b), self.crop) for b in boxes]
         ok = [i for i, c in enumerate(crops) if c is not None]
         if ok:
-            views = corner_views(np.stack([crops[i] for i in ok]), self.corner_size)
-            n = len(ok)
-            out[ok] = _run_batch(self.corners, self.corner_input, self.corner_batch, views[corner * n:(corner + 1) * n])
+            cut = np.stack([crops[i] for i in ok])
+            views = top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
+            out[ok] = _run_batch(self.corners, self.corner_input, self.corner_batch, views)
         return out
 
     def _index_faces(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
