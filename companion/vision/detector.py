@@ -34,6 +34,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (CORNER, CROP, box_iou, corner_views, crop_card, paper_box, paper_reach, paper_share,
                                     rectified_crop, top_left_views)
+from companion.vision.merging import MERGE_IOU, merge_same_cards
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 
@@ -390,13 +391,15 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
 def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None,
                    outlines: bool | None = None, faint_conf: float | None = None,
                    faint_min_prob: float | None = None, rows: bool | None = None,
-                   face_min_prob: float | None = None) -> dict:
+                   face_min_prob: float | None = None, merge_iou: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
     and the faint boxes (``faint_conf`` None: ``FAINT_CONF`` with the shrunk view, none with one view; 0: none),
     and rows of overlapping cards split (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`),
-    and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one)."""
+    and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
+    and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
+    a photo shows one deck; 0: not; :mod:`companion.vision.merging`)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
@@ -412,7 +415,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
         face_min_prob = PHOTO_FACE_MIN_PROB if len(chosen) > 1 else 0.0
     return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
-            "face_min_prob": face_min_prob}
+            "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None)}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -488,6 +491,8 @@ class CardDetector:
     None: as the detector drew it only).  ``row_reach``: ... and grown over the card paper past its sides, at
     most this many times its width out (``ROW_REACH``; None: not).  ``face_min_prob``: faces named under this
     probability are left out of :meth:`detect` (photos: ``PHOTO_FACE_MIN_PROB``; the table: 0, every reading kept).
+    ``merge_iou``: faces named alike whose boxes overlap this much are one card, made one detection
+    (:func:`companion.vision.merging.merge_same_cards`; photos: ``MERGE_IOU``; the table: None, not).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -503,7 +508,7 @@ class CardDetector:
                  suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
-                 face_min_prob: float = 0.0) -> None:
+                 face_min_prob: float = 0.0, merge_iou: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -530,6 +535,9 @@ class CardDetector:
         if not 0.0 <= face_min_prob < 1.0:
             raise ValueError(f"face_min_prob must be in [0, 1), got {face_min_prob!r}")
         self.face_min_prob = face_min_prob
+        if merge_iou is not None and not 0.0 < merge_iou <= 1.0:
+            raise ValueError(f"merge_iou must be in (0, 1] or None, got {merge_iou!r}")
+        self.merge_iou = merge_iou
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
@@ -829,11 +837,13 @@ class CardDetector:
     def read_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:
         """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
-        named weakly left out (``face_min_prob``).  A stage of its own so that latency is timed end to end."""
+        named weakly left out (``face_min_prob``), one card boxed twice made one (``merge_iou``).  A stage of
+        its own so that latency is timed end to end."""
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
-        return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
+        found = [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
+        return merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
 
     def index_readings(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
                        corner: int) -> np.ndarray:

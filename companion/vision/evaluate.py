@@ -439,6 +439,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--face-min-prob", type=float, default=None,
                    help="leave out faces named under this probability (default: PHOTO_FACE_MIN_PROB with the shrunk "
                         "view, 0 with one)")
+    p.add_argument("--merge-iou", type=float, default=None,
+                   help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
+                        "0: not, the figure before session 37)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
@@ -452,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
                                 row_reach=args.row_reach or None,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
-                                                 face_min_prob=args.face_min_prob))
+                                                 face_min_prob=args.face_min_prob, merge_iou=args.merge_iou))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -460,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
-                    "face_min_prob": detector.face_min_prob,
+                    "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts]}
