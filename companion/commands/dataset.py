@@ -99,6 +99,18 @@ def _corners(args: argparse.Namespace) -> int:
     return _timed(work, (FileNotFoundError,))
 
 
+def _scene_corners(args: argparse.Namespace) -> int:
+    from companion.synth.scene_corners import build_scene_corners
+
+    def work() -> list[str]:
+        count = build_scene_corners(args.scenes, args.out, family=args.family, split=args.split, reps=args.reps,
+                                    full_share=args.full_share, back_share=args.back_share, seed=args.seed,
+                                    workers=args.workers)
+        return [f"{count} corner images -> {args.out}"]
+
+    return _timed(work, (FileNotFoundError,))
+
+
 def _glyphs(args: argparse.Namespace) -> int:
     from companion.synth.glyphs import build_glyph_corners
 
@@ -207,3 +219,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")
     k.add_argument("--out", required=True, help="folder to write, e.g. DATA/french/corners-v1")
     k.set_defaults(func=_corners)
+    sc = sub.add_parser("scene-corners", help="cut index corners from rendered scenes, each labelled only where it "
+                                               "shows its own card's index (partly covered cards)")
+    sc.add_argument("--scenes", nargs="+", required=True, help="dataset folders with scenes/<split>-<family>.jsonl, "
+                                                              "e.g. DATA/french DATA/photo")
+    sc.add_argument("--out", required=True, help="a classifier train folder, e.g. DATA/french/corners-cov/train")
+    sc.add_argument("--family", choices=("french", "spanish"), default="french")
+    sc.add_argument("--split", default="train")
+    sc.add_argument("--reps", type=int, default=4, help="crops cut of each card (each with its own box jitter)")
+    sc.add_argument("--full-share", type=float, default=0.4, help="share of the cards in full view cut at all")
+    sc.add_argument("--back-share", type=float, default=0.3, help="share of the backs in full view cut")
+    sc.add_argument("--seed", type=int, default=1000)
+    sc.add_argument("--workers", type=int, default=1)
+    sc.set_defaults(func=_scene_corners)

@@ -33,10 +33,18 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
     crops (without) go through this one function so they look alike.
     Returns None when the box is degenerate or outside the image.
     """
+    return crop_card_mapped(image, box, size, rng)[0]
+
+
+def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
+                     rng: np.random.Generator | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """:func:`crop_card`'s crop and the 3x3 matrix taking the image's pixels to the crop's (None, None where
+    it cuts none): training data that labels what lies where in a crop (which index corner a window shows,
+    ``companion.synth.scene_corners``) follows the card's own corners into it."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
     if w < 4 or h < 4:
-        return None
+        return None, None
     if rng is not None:
         jx = rng.uniform(-0.06, 0.06, 2) * w
         jy = rng.uniform(-0.06, 0.06, 2) * h
@@ -49,15 +57,24 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
     xi1, yi1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
     xi2, yi2 = int(min(W, np.ceil(x2))), int(min(H, np.ceil(y2)))
     if xi2 - xi1 < 4 or yi2 - yi1 < 4:
-        return None
+        return None, None
     crop = image[yi1:yi2, xi1:xi2]
-    if crop.shape[1] > crop.shape[0]:
-        turn = cv2.ROTATE_90_COUNTERCLOCKWISE if rng is not None and rng.random() < 0.5 else cv2.ROTATE_90_CLOCKWISE
-        crop = cv2.rotate(crop, turn)
+    w0, h0 = xi2 - xi1, yi2 - yi1
+    matrix = np.array([[1.0, 0.0, -xi1], [0.0, 1.0, -yi1], [0.0, 0.0, 1.0]])
+    if w0 > h0:
+        if rng is not None and rng.random() < 0.5:
+            crop = cv2.rotate(crop, cv2.ROTATE_90_COUNTERCLOCKWISE)
+            turn = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, w0 - 1.0], [0.0, 0.0, 1.0]])
+        else:
+            crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+            turn = np.array([[0.0, -1.0, h0 - 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+        matrix = turn @ matrix
     elif rng is not None and rng.random() < 0.5:
         crop = cv2.rotate(crop, cv2.ROTATE_180)
+        matrix = np.array([[-1.0, 0.0, w0 - 1.0], [0.0, -1.0, h0 - 1.0], [0.0, 0.0, 1.0]]) @ matrix
+    matrix = np.diag([size / crop.shape[1], size / crop.shape[0], 1.0]) @ matrix
     interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
-    return cv2.resize(crop, (size, size), interpolation=interp)
+    return cv2.resize(crop, (size, size), interpolation=interp), matrix
 
 
 # The index corner: the share of a crop's width and height that holds a card's rank and suit

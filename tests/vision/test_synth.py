@@ -406,3 +406,44 @@ def test_covered_crops_name_the_card_a_detector_boxes_however_covered(tmp_path):
     assert written(tmp_path / "covered") == ["2D", "7S", "QH"]
     assert write_crops(image, cards, tmp_path / "backs", "s", 96, rng, backs=True, covered=True) == 4
     assert written(tmp_path / "backs") == ["2D", "7S", "QH", "back"]
+
+
+def _card_record(card: str, x0: float, y0: float, x1: float, y1: float, visible: float, index_visible: float) -> dict:
+    return {"card": card, "box": [x0, y0, x1, y1], "corners": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+            "visible": visible, "index_visible": index_visible, "labelled": True}
+
+
+def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tmp_path):
+    """A card whose top-left index lies under another card gives only the window of its other index (whichever
+    way up the crop was cut), the card on top both; a card the cards above do not explain (a finger hides
+    part of it) gives none; and the command writes them in one folder per card."""
+    from companion.synth.scene_corners import scene_corner_images
+
+    image = np.full((240, 320, 3), 90, np.uint8)
+    under = _card_record("7S", 40, 40, 110, 140, 1 - 40 * 55 / 7000, 1.0)  # its top-left index under QH
+    top = _card_record("QH", 20, 10, 80, 95, 1.0, 1.0)
+    hidden = _card_record("2D", 200, 40, 270, 140, 0.6, 1.0)  # in full view of every card, yet 0.6 visible
+    for record in (under, top, hidden):
+        x0, y0, x1, y1 = (int(v) for v in record["box"])
+        image[y0:y1, x0:x1] = 255
+    pairs = scene_corner_images(image, [under, top, hidden], np.random.default_rng(0), reps=3, full_share=1.0)
+    labels = [label for label, _ in pairs]
+    assert labels.count("7S") == 3 and labels.count("QH") == 6 and "2D" not in labels
+    assert all(view.shape == (64, 64, 3) for _, view in pairs)
+    # the same scene with nothing above: both of 7S's windows each time
+    alone = dict(under, visible=1.0)
+    assert [label for label, _ in scene_corner_images(image, [alone], np.random.default_rng(0), reps=3,
+                                                      full_share=1.0)] == ["7S"] * 6
+
+    root = tmp_path / "ds"
+    (root / "images").mkdir(parents=True)
+    (root / "scenes").mkdir()
+    cv2.imwrite(str(root / "images" / "s0.jpg"), image)
+    (root / "scenes" / "train-french.jsonl").write_text(json.dumps({"image": "images/s0.jpg",
+                                                                   "cards": [under, top, hidden]}) + "\n")
+    from companion.cli import main
+
+    assert main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "out"),
+                 "--reps", "3", "--full-share", "1"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["7S", "QH"]
+    assert main(["dataset", "scene-corners", "--scenes", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 1

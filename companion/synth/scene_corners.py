@@ -1,0 +1,154 @@
+"""Index-corner images cut from rendered scenes, each labelled only where it shows its own card's index.
+
+Why: the corner classifier learned its corners from crops of cards at least 60 % in view and from corners
+drawn from typefaces.  On the held-out scenes a card partly under another whose index is in full view was
+named right 45 % of the time (session 37: 54 % on its true box, 58 % read by its visible corner with the
+card turned upright by its true outline), against 84 % for cards in full view: its corner windows hold a
+piece of the card above it.  Cutting such cards' corners and labelling both windows as the card (what
+``companion dataset corners`` does with covered crops) would teach a window showing the card above to say
+the card below.  Here each labelled card of a scene is cut as the detector's box would be
+(:func:`companion.vision.crops.crop_card_mapped`, with its training jitter), its two index regions are
+followed into the crop, and a corner window is kept, labelled as the card, only when one of them lies in
+it (``INSIDE``) and no card above covers it (``UNCOVERED``).  What lies above is read from the scene's
+drawing order (later cards on top); where the scene's own visibility figures say something else hides the
+card (a finger), the card is skipped.
+
+    companion dataset scene-corners --scenes DATA/french DATA/photo --out DATA/french/corners-cov/train
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.synth.scene import INDEX_REGION
+from companion.vision.crops import CORNER_SHARE, CROP, crop_card_mapped, top_left_views
+
+INSIDE = 0.8  # share of an index region that must lie inside a corner window
+UNCOVERED = 0.85  # ... and must be clear of the cards above
+AGREE = 0.05  # the cards above must explain the scene's visibility figure this closely (else a finger hides some)
+
+
+def _index_regions(family: str) -> tuple[tuple[float, float, float, float], ...]:
+    """A card's two index regions, as shares of its art: the top-left one and the bottom-right one."""
+    x0, y0, x1, y1 = INDEX_REGION[family]
+    return (x0, y0, x1, y1), (1.0 - x1, 1.0 - y1, 1.0 - x0, 1.0 - y0)
+
+
+def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(polygon * 4).astype(np.int32)], 1, shift=2)
+    return mask
+
+
+def _windows(size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of a crop's two corner windows (:func:`companion.vision.crops.corner_views`): top left and, half
+    turned, bottom right."""
+    cw, ch = int(round(size * CORNER_SHARE[0])), int(round(size * CORNER_SHARE[1]))
+    top, bottom = np.zeros((size, size), np.uint8), np.zeros((size, size), np.uint8)
+    top[:ch, :cw] = 1
+    bottom[size - ch:, size - cw:] = 1
+    return top, bottom
+
+
+def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Generator, family: str = "french",
+                        reps: int = 4, full_share: float = 0.4, back_share: float = 0.3
+                        ) -> list[tuple[str, np.ndarray]]:
+    """(label, corner view) pairs for one scene: ``cards`` as the scene records them (``card``, ``box``,
+    ``corners``: top-left, top-right, bottom-right, bottom-left of the art, ``visible``, ``index_visible``,
+    ``labelled``), in drawing order.  Each labelled face is cut ``reps`` times (cards in full view only with
+    probability ``full_share``: they are what the older corners taught), each back in full view with
+    probability ``back_share``, both its windows labelled ``back``."""
+    height, width = image.shape[:2]
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    windows = _windows()
+    out: list[tuple[str, np.ndarray]] = []
+    for i, card in enumerate(cards):
+        if not card["labelled"]:
+            continue
+        full = card["visible"] >= 0.99
+        is_back = card["card"] == "back"
+        if is_back and (not full or rng.random() >= back_share):
+            continue
+        if not is_back and full and rng.random() >= full_share:
+            continue
+        quad = np.float32(card["corners"])
+        above = np.zeros((height, width), np.uint8)
+        for other in cards[i + 1:]:
+            cv2.fillPoly(above, [np.round(np.array(other["corners"])).astype(np.int32)], 1)
+        seen = (_fill((height, width), quad) & (1 - above)).sum() / max(1.0, cv2.contourArea(quad))
+        if abs(seen - card["visible"]) > AGREE:
+            continue  # something the cards above do not explain hides part of it
+        to_image = cv2.getPerspectiveTransform(unit, quad)
+        regions, clear = [], []
+        for x0, y0, x1, y1 in _index_regions(family):
+            corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+            polygon = cv2.perspectiveTransform(corners, to_image).reshape(-1, 2)
+            mask = _fill((height, width), polygon)
+            clear.append(1.0 - (mask & above).sum() / max(1, mask.sum()))
+            regions.append(polygon)
+        if not is_back and abs(max(clear) - card["index_visible"]) > 2 * AGREE:
+            continue
+        for _ in range(reps):
+            crop, matrix = crop_card_mapped(image, tuple(card["box"]), CROP, rng)
+            if crop is None:
+                continue
+            views = (top_left_views(crop[None])[0], top_left_views(crop[None, ::-1, ::-1])[0])
+            for window, view in zip(windows, views):
+                shown = is_back
+                for polygon, share in zip(regions, clear):
+                    if shown or share < UNCOVERED:
+                        continue
+                    inside = _fill((CROP, CROP), cv2.perspectiveTransform(
+                        polygon.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2))
+                    shown = inside.sum() > 0 and (inside & window).sum() / inside.sum() >= INSIDE
+                if shown:
+                    out.append((card["card"], view))
+    return out
+
+
+def _work(job: tuple[str, list[str], str, int, str, int, float, float]) -> int:
+    root, lines, out, seed, family, reps, full_share, back_share = job
+    rng = np.random.default_rng(seed)
+    written = 0
+    for line in lines:
+        record = json.loads(line)
+        image = cv2.imread(str(Path(root) / record["image"]))
+        if image is None:
+            print(f"warning: unreadable scene skipped: {Path(root) / record['image']}", file=sys.stderr)
+            continue
+        stem = f"{Path(root).name}-{Path(record['image']).stem}"
+        for k, (label, view) in enumerate(scene_corner_images(image, record["cards"], rng, family, reps,
+                                                              full_share, back_share)):
+            folder = Path(out) / label
+            folder.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / f"{stem}_{k}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            written += 1
+    return written
+
+
+def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = "french", split: str = "train",
+                        reps: int = 4, full_share: float = 0.4, back_share: float = 0.3, seed: int = 0,
+                        workers: int = 1) -> int:
+    """Write the corner images of every scene of ``ROOT/scenes/<split>-<family>.jsonl`` for each root into
+    ``out/<card>/`` (a classifier train folder); returns how many.  The scenes go in chunks of 100, the chunk
+    numbered k (over all roots, in order) drawn with the random seed ``seed + k``.  Raises FileNotFoundError when a root has no
+    such scenes file (build it with ``companion dataset build``)."""
+    jobs = []
+    for root in roots:
+        scenes = Path(root) / "scenes" / f"{split}-{family}.jsonl"
+        if not scenes.is_file():
+            raise FileNotFoundError(f"{scenes} not found: build it with `companion dataset build`")
+        lines = scenes.read_text().splitlines()
+        for start in range(0, len(lines), 100):
+            jobs.append((str(root), lines[start:start + 100], str(out), seed + len(jobs), family, reps,
+                         full_share, back_share))
+    if workers > 1:
+        with Pool(workers) as pool:
+            return sum(pool.map(_work, jobs))
+    return sum(_work(job) for job in jobs)
