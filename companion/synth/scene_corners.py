@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.synth.scene import INDEX_REGION
-from companion.vision.crops import CORNER_SHARE, CROP, crop_card_mapped, top_left_views
+from companion.vision.crops import CROP, corner_window, crop_card_mapped, top_left_views
 
 INSIDE = 0.8  # share of an index region that must lie inside a corner window
 UNCOVERED = 0.85  # ... and must be clear of the cards above
@@ -49,7 +49,7 @@ def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
 def _windows(size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
     """Masks of a crop's two corner windows (:func:`companion.vision.crops.corner_views`): top left and, half
     turned, bottom right."""
-    cw, ch = int(round(size * CORNER_SHARE[0])), int(round(size * CORNER_SHARE[1]))
+    cw, ch = corner_window(size, size)
     top, bottom = np.zeros((size, size), np.uint8), np.zeros((size, size), np.uint8)
     top[:ch, :cw] = 1
     bottom[size - ch:, size - cw:] = 1
@@ -78,6 +78,8 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
         if not is_back and full and rng.random() >= full_share:
             continue
         quad = np.float32(card["corners"])
+        # the cards above at whole pixels (the card's own outline and index regions at a quarter pixel): the
+        # rounding the session-37 candidate's data was cut with, kept so that the recipe still reproduces it
         above = np.zeros((height, width), np.uint8)
         for other in cards[i + 1:]:
             cv2.fillPoly(above, [np.round(np.array(other["corners"])).astype(np.int32)], 1)

@@ -101,12 +101,18 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
                            top_left_views(crops_bgr[:, ::-1, ::-1], size, offset)])
 
 
+def corner_window(height: int, width: int) -> tuple[int, int]:
+    """The width and height in pixels of a crop's index-corner window (``CORNER_SHARE`` of its sides): one
+    place for the views cut here and for the training data that labels what such a window shows."""
+    return int(round(width * CORNER_SHARE[0])), int(round(height * CORNER_SHARE[1]))
+
+
 def top_left_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """The top-left index corner of each crop, enlarged: (N, size, size, 3), the first half of
     :func:`corner_views` (its second half is this of the crops turned a half turn).  Alone for a card of
     which one corner shows (a strip under another card): the other corner's views are not cut at all."""
     h, w = crops_bgr.shape[1:3]
-    cw, ch = int(round(w * CORNER_SHARE[0])), int(round(h * CORNER_SHARE[1]))
+    cw, ch = corner_window(h, w)
     dx, dy = int(round(w * offset[0])), int(round(h * offset[1]))
     interp = cv2.INTER_AREA if ch > size else cv2.INTER_LINEAR
     return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp)

@@ -10,7 +10,7 @@ fusion does): the surest box is often the loose one, and the mean of a loose and
 a tight box lies nearer the card than either alone.
 
 Measured (session 37, ``python -m companion.vision.evaluate synthetic|real``
-with ``--merge-iou 0`` for none): synthetic mAP50 0.5706 -> 0.5885, mAP50-95
+with ``--merge-iou 0`` for none): synthetic mAP50 0.5706 -> 0.5886, mAP50-95
 0.380 -> 0.388; real photos 482 = 482 of 527 at 0.098 -> 0.085 false detections
 per photo.  Keeping the surest box instead of the mean lost one real card (a
 single card boxed three times, the tight box the least sure); the union of the

@@ -413,10 +413,11 @@ def _card_record(card: str, x0: float, y0: float, x1: float, y1: float, visible:
             "visible": visible, "index_visible": index_visible, "labelled": True}
 
 
-def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tmp_path):
+def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tmp_path, capsys):
     """A card whose top-left index lies under another card gives only the window of its other index (whichever
     way up the crop was cut), the card on top both; a card the cards above do not explain (a finger hides
-    part of it) gives none; and the command writes them in one folder per card."""
+    part of it) gives none; and the command writes them in one folder per card, warning of a scene whose image
+    is lost and writing the others."""
     from companion.synth.scene_corners import scene_corner_images
 
     image = np.full((240, 320, 3), 90, np.uint8)
@@ -439,11 +440,14 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     (root / "images").mkdir(parents=True)
     (root / "scenes").mkdir()
     cv2.imwrite(str(root / "images" / "s0.jpg"), image)
-    (root / "scenes" / "train-french.jsonl").write_text(json.dumps({"image": "images/s0.jpg",
-                                                                   "cards": [under, top, hidden]}) + "\n")
+    (root / "scenes" / "train-french.jsonl").write_text(
+        json.dumps({"image": "images/s0.jpg", "cards": [under, top, hidden]}) + "\n"
+        + json.dumps({"image": "images/gone.jpg", "cards": [top]}) + "\n")  # a scene whose image is lost
     from companion.cli import main
 
     assert main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "out"),
                  "--reps", "3", "--full-share", "1"]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["7S", "QH"]
+    assert "unreadable scene skipped" in capsys.readouterr().err
+    assert len(list((tmp_path / "out").rglob("*.jpg"))) == 9  # the readable scene's, written all the same
     assert main(["dataset", "scene-corners", "--scenes", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 1
