@@ -56,8 +56,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{real['share_boxed_any_rank']:>6.1%} {real['false_detections_per_image']:>9.3f} "
               f"{real['mean_ms_per_photo']:>9.1f}")
     latencies = (("latency, photo settings", ["latency"]),
-                 # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window
-                 ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window"]))
+                 # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
+                 # its own corner model
+                 ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
+                                              "--table-corners"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps)")

@@ -9,7 +9,8 @@ Two or three ONNX models run under onnxruntime (no torch at run time):
    TABLE-LOG notation;
 3. ``card-corners-<family>.onnx`` (optional; French ships one): the same classes
    read from the crop's two index corners at 64x64 (see
-   :func:`companion.vision.crops.corner_views`), mixed into the whole card's reading.
+   :func:`companion.vision.crops.corner_views`), mixed into the whole card's reading;
+   ``card-corners-<family>-photo.onnx`` (optional) takes its place in the photo settings.
 
 Detect-then-classify was chosen because a from-scratch detector with 53
 classes learns far too slowly on 2 CPU cores; a 2-class detector plus a small
@@ -174,8 +175,9 @@ def classifier_file(family: str) -> str:
     return f"card-classifier-{family}.onnx"
 
 
-def corner_file(family: str) -> str:
-    return f"card-corners-{family}.onnx"
+def corner_file(family: str, photo: bool = False) -> str:
+    """The corner classifier's file; ``photo``: the one the photo settings read, when shipped."""
+    return f"card-corners-{family}-photo.onnx" if photo else f"card-corners-{family}.onnx"
 
 
 class ModelError(RuntimeError):
@@ -391,7 +393,8 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
 def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None,
                    outlines: bool | None = None, faint_conf: float | None = None,
                    faint_min_prob: float | None = None, rows: bool | None = None,
-                   face_min_prob: float | None = None, merge_iou: float | None = None) -> dict:
+                   face_min_prob: float | None = None, merge_iou: float | None = None,
+                   photo_corners: bool = True) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -399,7 +402,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     and rows of overlapping cards split (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`),
     and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
     and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
-    a photo shows one deck; 0: not; :mod:`companion.vision.merging`)."""
+    a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and the corners read with the photo
+    corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
@@ -415,7 +419,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
         face_min_prob = PHOTO_FACE_MIN_PROB if len(chosen) > 1 else 0.0
     return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
-            "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None)}
+            "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
+            "photo_corners": photo_corners}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -493,6 +498,10 @@ class CardDetector:
     probability are left out of :meth:`detect` (photos: ``PHOTO_FACE_MIN_PROB``; the table: 0, every reading kept).
     ``merge_iou``: faces named alike whose boxes overlap this much are one card, made one detection
     (:func:`companion.vision.merging.merge_same_cards`; photos: ``MERGE_IOU``; the table: None, not).
+    ``photo_corners``: read the corners with ``card-corners-<family>-photo.onnx`` when the models folder has
+    one (else the table's file).  Why two: session 37's corner classifier, trained on partly covered cards'
+    corners, reads photos better but lost table hands, whose small blurred corners the table's model was
+    chosen on (models/README.md); the photo settings take it, the table keeps its own.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -508,7 +517,7 @@ class CardDetector:
                  suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
-                 face_min_prob: float = 0.0, merge_iou: float | None = None) -> None:
+                 face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -580,10 +589,13 @@ class CardDetector:
         self.suit_corner_weight = suit_corner_weight
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
-        if corners and corner_weight > 0 and (self.models_dir / corner_file(family)).is_file():
-            self.corners = _session(self.models_dir / corner_file(family), threads)
+        self.corner_path = self.models_dir / corner_file(family, photo=True)
+        if not (photo_corners and self.corner_path.is_file()):
+            self.corner_path = self.models_dir / corner_file(family)
+        if corners and corner_weight > 0 and self.corner_path.is_file():
+            self.corners = _session(self.corner_path, threads)
             if _names(self.corners) != self.cls_names:
-                raise ModelError(f"{corner_file(family)} names other classes than {classifier_file(family)}")
+                raise ModelError(f"{self.corner_path.name} names other classes than {classifier_file(family)}")
             self.corner_input = self.corners.get_inputs()[0].name
             kshape = self.corners.get_inputs()[0].shape
             self.corner_size = int(kshape[2]) if isinstance(kshape[2], int) else CORNER
@@ -812,7 +824,7 @@ class CardDetector:
         windows of ``shifts`` (default ``corner_shifts``).
         The two corners of a crop are the two corners of it upside down: no separate half turn."""
         if self.corners is None:
-            raise ModelError(f"no {corner_file(self.family)} loaded")
+            raise ModelError(f"no {self.corner_path.name} loaded")
         n = len(crops_bgr)
         shifts = self.corner_shifts if shifts is None else shifts
         views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
@@ -851,7 +863,7 @@ class CardDetector:
         0 the top-left, 1 the bottom-right (turned a half turn), from the training window alone; zeros
         where no crop could be cut.  Why one corner: a card partly covered shows only one."""
         if self.corners is None:
-            raise ModelError(f"no {corner_file(self.family)} loaded")
+            raise ModelError(f"no {self.corner_path.name} loaded")
         out = np.zeros((len(boxes), len(self.cls_names)))
         crops = [crop_card(image_bgr, tuple(b), self.crop) for b in boxes]
         ok = [i for i, c in enumerate(crops) if c is not None]

@@ -442,6 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
+    p.add_argument("--table-corners", action="store_true",
+                   help="read the corners with the table's corner model, not the photo one (the figure before "
+                        "session 38)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     args = p.parse_args(argv)
@@ -455,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
                                 row_reach=args.row_reach or None,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
-                                                 face_min_prob=args.face_min_prob, merge_iou=args.merge_iou))
+                                                 face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
+                                                 photo_corners=not args.table_corners))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -466,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
-                    "corner_shifts": [list(o) for o in detector.corner_shifts]}
+                    "corner_shifts": [list(o) for o in detector.corner_shifts],
+                    "corner_model": detector.corner_path.name if detector.corners is not None else None}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

@@ -391,3 +391,38 @@ def test_glyph_corners_drawn_at_a_table_cameras_resolution_when_asked(tmp_path, 
     assert len(list((tmp_path / "g").glob("*/*.jpg"))) == 4
     assert main(["dataset", "glyphs", "--n", "4", "--out", str(tmp_path / "h"), "--low-res", "4", "44"]) == 1
     assert "low_res must be" in capsys.readouterr().err
+
+
+def test_photo_settings_read_the_photo_corner_model_and_the_table_its_own(models_copy):
+    """``card-corners-<family>-photo.onnx`` is read by the photo settings only; without it they read the
+    table's corner model.  A wrong photo model (other classes) must not touch the table."""
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    from companion.vision.detector import photo_settings
+
+    photo = models_copy / corner_file("french", photo=True)
+    photo.unlink(missing_ok=True)
+    assert CardDetector("french", models_dir=models_copy, **photo_settings()).corner_path.name == corner_file("french")
+    shutil.copy(models_copy / classifier_file("spanish"), photo)
+    table = CardDetector("french", models_dir=models_copy)
+    assert table.corners is not None and table.corner_path.name == "card-corners-french.onnx"
+    with pytest.raises(ModelError, match="card-corners-french-photo.onnx names other classes"):
+        CardDetector("french", models_dir=models_copy, **photo_settings())
+    shutil.copy(models_copy / corner_file("french"), photo)
+    read = CardDetector("french", models_dir=models_copy, **photo_settings())
+    assert read.corner_path == photo
+    crops = np.stack([_marked_crop()])
+    np.testing.assert_allclose(read.corner_readings(crops), table.corner_readings(crops), rtol=1e-5, atol=1e-7)
+
+
+def test_the_evaluation_names_the_corner_model_it_read_with(models_copy, capsys):
+    """``evaluate`` reads photos with the photo corner model, ``--table-corners`` with the table's (the
+    figures before session 38), and says which in its result."""
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    from companion.vision.evaluate import main as evaluate_main
+
+    shutil.copy(models_copy / corner_file("french"), models_copy / corner_file("french", photo=True))
+    for extra, name in (([], "card-corners-french-photo.onnx"), (["--table-corners"], "card-corners-french.onnx")):
+        assert evaluate_main(["latency", "--frames", "1", "--models", str(models_copy), *extra]) == 0
+        assert __import__("json").loads(capsys.readouterr().out)["corner_model"] == name
