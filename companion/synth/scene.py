@@ -28,6 +28,15 @@ CARD_HEIGHT_MM = {"french": 88.0, "spanish": 95.0}
 INDEX_REGION = {"french": (0.0, 0.0, 0.2, 0.27), "spanish": (0.0, 0.0, 0.26, 0.22)}
 
 
+def index_regions(family: str) -> tuple[np.ndarray, np.ndarray]:
+    """A card's two index regions as 4x2 arrays of (x, y) shares of its art: the top-left one, and the
+    bottom-right one (the same turned a half turn).  One place for the scene's ``index_visible`` figure and
+    for the training data that follows the regions into a crop (``companion.synth.scene_corners``)."""
+    x0, y0, x1, y1 = INDEX_REGION[family]
+    top_left = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+    return top_left, 1.0 - top_left
+
+
 @dataclass
 class Placement:
     """One card on the table.  ``card`` is TABLE-LOG notation or "back"."""
@@ -347,12 +356,8 @@ def compose_scene(
         visible = float((idmap[y0:y1, x0:x1] == i).sum()) / area if x1 > x0 and y1 > y0 else 0.0
         h, w = arts[i]
         m = hom @ _card_matrix((h, w), p, height_mm)
-        rx0, ry0, rx1, ry1 = INDEX_REGION[family]
         best = 0.0
-        for flip in (False, True):
-            reg = np.array([[rx0, ry0], [rx1, ry0], [rx1, ry1], [rx0, ry1]], dtype=np.float64)
-            if flip:
-                reg = 1.0 - reg
+        for reg in index_regions(family):
             rq = _project(m, reg * np.array([w, h]))
             ra = abs(cv2.contourArea(rq.astype(np.float32)))
             if ra < 1:

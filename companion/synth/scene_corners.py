@@ -26,18 +26,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.synth.scene import INDEX_REGION
+from companion.synth.scene import index_regions
 from companion.vision.crops import CROP, corner_window, crop_card_mapped, top_left_views
 
 INSIDE = 0.8  # share of an index region that must lie inside a corner window
 UNCOVERED = 0.85  # ... and must be clear of the cards above
 AGREE = 0.05  # the cards above must explain the scene's visibility figure this closely (else a finger hides some)
-
-
-def _index_regions(family: str) -> tuple[tuple[float, float, float, float], ...]:
-    """A card's two index regions, as shares of its art: the top-left one and the bottom-right one."""
-    x0, y0, x1, y1 = INDEX_REGION[family]
-    return (x0, y0, x1, y1), (1.0 - x1, 1.0 - y1, 1.0 - x0, 1.0 - y0)
 
 
 def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
@@ -88,9 +82,8 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
             continue  # something the cards above do not explain hides part of it
         to_image = cv2.getPerspectiveTransform(unit, quad)
         regions, clear = [], []
-        for x0, y0, x1, y1 in _index_regions(family):
-            corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
-            polygon = cv2.perspectiveTransform(corners, to_image).reshape(-1, 2)
+        for region in index_regions(family):
+            polygon = cv2.perspectiveTransform(np.float32(region).reshape(-1, 1, 2), to_image).reshape(-1, 2)
             mask = _fill((height, width), polygon)
             clear.append(1.0 - (mask & above).sum() / max(1, mask.sum()))
             regions.append(polygon)
