@@ -24,7 +24,7 @@ def _build(args: argparse.Namespace) -> int:
             if n > 0:
                 build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers,
                               start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
-                              photo_dirs=photo_dirs, photo_share=args.photo_share)
+                              photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -157,6 +157,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "the images under DIR (no DIR: the Debian wallpaper folders, datasets/README.md)")
     b.add_argument("--photo-share", type=float, default=0.6,
                    help="share of the scenes drawn with --photos (default 0.6)")
+    b.add_argument("--designs", choices=("debian", "npm", "all"), default="debian",
+                   help="training designs: the Debian decks (default), the French decks fetched from npm "
+                        "(companion.synth.npm_decks; needs npm and the registry once), or both; validation "
+                        "always uses the held-back Debian designs")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,

@@ -86,7 +86,7 @@ class Design:
 
     name: str
     family: str
-    kind: str  # "aisleriot", "kde", "naipes-libres", "fournier"
+    kind: str  # "aisleriot", "kde", "naipes-libres", "fournier", "npm-kennard", "npm-responsive"
     source: Path
     cards: tuple[str, ...] = field(default=())
     licence: str = ""
@@ -214,6 +214,24 @@ def _render_svg(design: Design, element: str, zoom: float) -> np.ndarray:
     return _trim(img)
 
 
+def _render_svg_file(path: Path, height: int) -> np.ndarray:
+    """A whole SVG file (one card) rendered ``height`` pixels tall, trimmed to the card."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise ArtError("rsvg-convert not found: install librsvg2-bin")
+    if not path.is_file():
+        raise ArtError(f"no card file {path}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "card.png"
+        proc = subprocess.run([exe, "-h", str(height), str(path), "-o", str(out)], capture_output=True, timeout=120)
+        if proc.returncode != 0 or not out.is_file():
+            raise ArtError(f"rsvg-convert failed for {path}: {proc.stderr.decode()[:200]}")
+        img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3 or img.shape[2] != 4:
+        raise ArtError(f"unexpected raster for {path}")
+    return _trim(img)
+
+
 def _to_height(img: np.ndarray, height: int = ART_HEIGHT) -> np.ndarray:
     h, w = img.shape[:2]
     width = max(1, round(w * height / h))
@@ -303,6 +321,10 @@ def _card_image_uncached(design: Design, card: str) -> np.ndarray:
         if f is None:
             raise ArtError(f"{design.name} has no {card}")
         img = _read_bitmap(f)
+    elif design.kind.startswith("npm-"):
+        from companion.synth.npm_decks import card_file
+
+        img = _render_svg_file(card_file(design, card), round(1.15 * ART_HEIGHT))
     else:
         raise ArtError(f"unknown design kind {design.kind}")
     img = _to_height(img)

@@ -42,11 +42,36 @@ def family_cards(family: str) -> tuple[str, ...]:
     return FRENCH_CARDS if family == "french" else SPANISH_CARDS
 
 
-def designs_for(family: str, split: str, workers: int = 1) -> list[Design]:
-    """Designs of a split, rendered into the cache; those that fail to render are skipped."""
+DESIGN_SOURCES = ("debian", "npm", "all")
+
+
+def _split_list(family: str, split: str, source: str = "debian") -> list[Design]:
+    """The designs a split draws from.  ``source`` picks the training designs: "debian" (the default list,
+    which every recipe so far rendered with), "npm" (only the decks of :mod:`companion.synth.npm_decks`) or
+    "all" (both).  Validation always uses the held-back designs, so figures stay comparable."""
+    if source not in DESIGN_SOURCES:
+        raise ValueError(f"design source must be one of {DESIGN_SOURCES}, got {source!r}")
     train, hold = split_designs(family)
-    designs = train if split == "train" or not hold else hold
-    designs = prepare_designs(designs, workers)
+    if split != "train" and hold:
+        return hold
+    if source == "debian":
+        return train
+    if family != "french":
+        raise ArtError(f"the npm decks are French; {family} builds take --designs debian")
+    from companion.synth.npm_decks import npm_designs
+
+    extra = npm_designs()
+    return extra if source == "npm" else train + extra
+
+
+def designs_for(family: str, split: str, workers: int = 1, source: str = "debian") -> list[Design]:
+    """Designs of a split, rendered into the cache; those that fail to render are skipped.  The npm decks
+    are fetched first when ``source`` asks for them (an ArtError says why when they cannot be)."""
+    if source != "debian" and split == "train":
+        from companion.synth.npm_decks import fetch_npm_decks
+
+        fetch_npm_decks()
+    designs = prepare_designs(_split_list(family, split, source), workers)
     if not designs:
         raise ArtError(f"no {family} card art found on this machine (see datasets/README.md)")
     return designs
@@ -135,11 +160,9 @@ def _in_view(scene: Scene) -> list[tuple[str, tuple[float, ...], float, float]]:
     return [(c.card, c.box, c.visible, c.index_visible) for c in scene.cards]
 
 
-def _split_designs_cached(family: str, split: str) -> list[Design]:
+def _split_designs_cached(family: str, split: str, source: str = "debian") -> list[Design]:
     """Designs of a split whose art is in the cache (prepared by build_dataset)."""
-    train, hold = split_designs(family)
-    designs = train if split == "train" or not hold else hold
-    return [d for d in designs if _fully_cached(d)]
+    return [d for d in _split_list(family, split, source) if _fully_cached(d)]
 
 
 def _fully_cached(design: Design) -> bool:
@@ -149,11 +172,11 @@ def _fully_cached(design: Design) -> bool:
 
 
 def _worker(args: tuple) -> list[str]:
-    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share = args
+    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share, source = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     out_dir = Path(out)
-    designs = _split_designs_cached(family, split)
+    designs = _split_designs_cached(family, split, source)
     photos = pool_for(photo_dirs) if photo_dirs else None
     records = []
     for i in range(start, stop):
@@ -176,12 +199,13 @@ def _worker(args: tuple) -> list[str]:
 def build_dataset(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0,
                   workers: int = 1, crop: int = CROP, start: int = 0,
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
-                  photo_share: float = 0.0) -> Path:
+                  photo_share: float = 0.0, designs: str = "debian") -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
     different scenes to the same folder; ``layouts`` restricts the layout kinds;
-    ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes.
+    ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes;
+    ``designs``: the training designs' source (:data:`DESIGN_SOURCES`; validation keeps the held-back ones).
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
@@ -194,12 +218,12 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
-    designs_for(family, split, workers)
+    designs_for(family, split, workers, designs)
     chunks = []
     step = max(1, (n + workers * 4 - 1) // (workers * 4))
     for a in range(start, start + n, step):
         chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts, photo_dirs,
-                       photo_share))
+                       photo_share, designs))
     with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
         if workers <= 1:
             for ch in chunks:

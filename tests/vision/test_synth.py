@@ -90,8 +90,8 @@ def test_yolo_lines_are_normalised_boxes_of_labelled_cards(plain_design):
 def test_dataset_build_writes_matching_labels(tmp_path, plain_design, monkeypatch):
     import companion.synth.build as build
 
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [plain_design])
     monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
     out = build.build_dataset("spanish", 3, tmp_path / "ds", split="train", seed=1)
     images = sorted((out / "images" / "train").glob("*.jpg"))
@@ -129,8 +129,8 @@ def test_dataset_build_layouts_and_start_add_new_scenes(tmp_path, plain_design, 
         return placements, used
 
     monkeypatch.setattr(build, "random_layout", spy)
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [plain_design])
     monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
     out = build.build_dataset("spanish", 2, tmp_path / "ds", split="train", seed=1)
     build.build_dataset("spanish", 3, out, split="train", seed=1, start=500, layouts=("closeup",))
@@ -143,8 +143,8 @@ def test_dataset_build_layouts_and_start_add_new_scenes(tmp_path, plain_design, 
 def test_recrop_cuts_every_visible_face_up_card_again(tmp_path, plain_design, monkeypatch, capsys):
     import companion.synth.build as build
 
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [plain_design])
     monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
     out = build.build_dataset("spanish", 4, tmp_path / "ds", split="train", seed=3)
     first = sorted(p.relative_to(out / "cls") for p in (out / "cls").rglob("*.jpg"))
@@ -223,8 +223,8 @@ def test_dataset_crops_cli_writes_figure_crops(tmp_path, figure_design, monkeypa
     import companion.synth.build as build
     from companion.cli import main
 
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [figure_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [figure_design])
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [figure_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [figure_design])
     monkeypatch.setattr(build, "family_cards", lambda family: figure_design.cards)
     out = tmp_path / "cls"
     assert main(["dataset", "crops", "--family", "spanish", "--n", "6", "--out", str(out), "--figures",
@@ -340,8 +340,8 @@ def test_photo_surfaces_are_cut_from_the_photographs(tmp_path):
 def test_dataset_build_lays_scenes_on_photographs_and_labels_them_the_same(tmp_path, plain_design, monkeypatch):
     import companion.synth.build as build
 
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1: [plain_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split: [plain_design])
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [plain_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [plain_design])
     monkeypatch.setattr(build, "family_cards", lambda family: plain_design.cards)
     monkeypatch.setattr(build, "random_lighting", lambda rng: Lighting(shadow=0.0))
     from companion.synth.photos import PhotoPool
