@@ -198,38 +198,32 @@ def _trim(rgba: np.ndarray) -> np.ndarray:
     return rgba[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
 
 
-def _render_svg(design: Design, element: str, zoom: float) -> np.ndarray:
+def _rsvg(args: list[str], what: str) -> np.ndarray:
+    """``rsvg-convert ARGS -o PNG`` read back as a trimmed BGRA array; ``what`` names the card in errors."""
     exe = shutil.which("rsvg-convert")
     if exe is None:
         raise ArtError("rsvg-convert not found: install librsvg2-bin")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "card.png"
-        proc = subprocess.run([exe, "-i", element, "-z", f"{zoom:.4f}", str(design.source), "-o", str(out)],
-                              capture_output=True, timeout=120)
+        proc = subprocess.run([exe, *args, "-o", str(out)], capture_output=True, timeout=120)
         if proc.returncode != 0 or not out.is_file():
-            raise ArtError(f"rsvg-convert failed for {design.name}/{element}: {proc.stderr.decode()[:200]}")
+            raise ArtError(f"rsvg-convert failed for {what}: {proc.stderr.decode()[:200]}")
         img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
     if img is None or img.ndim != 3 or img.shape[2] != 4:
-        raise ArtError(f"unexpected raster for {design.name}/{element}")
+        raise ArtError(f"unexpected raster for {what}")
     return _trim(img)
+
+
+def _render_svg(design: Design, element: str, zoom: float) -> np.ndarray:
+    """One element (a card) of a deck's SVG at ``zoom``."""
+    return _rsvg(["-i", element, "-z", f"{zoom:.4f}", str(design.source)], f"{design.name}/{element}")
 
 
 def _render_svg_file(path: Path, height: int) -> np.ndarray:
     """A whole SVG file (one card) rendered ``height`` pixels tall, trimmed to the card."""
-    exe = shutil.which("rsvg-convert")
-    if exe is None:
-        raise ArtError("rsvg-convert not found: install librsvg2-bin")
     if not path.is_file():
         raise ArtError(f"no card file {path}")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "card.png"
-        proc = subprocess.run([exe, "-h", str(height), str(path), "-o", str(out)], capture_output=True, timeout=120)
-        if proc.returncode != 0 or not out.is_file():
-            raise ArtError(f"rsvg-convert failed for {path}: {proc.stderr.decode()[:200]}")
-        img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
-    if img is None or img.ndim != 3 or img.shape[2] != 4:
-        raise ArtError(f"unexpected raster for {path}")
-    return _trim(img)
+    return _rsvg(["-h", str(height), str(path)], str(path))
 
 
 def _to_height(img: np.ndarray, height: int = ART_HEIGHT) -> np.ndarray:
