@@ -43,6 +43,7 @@ def _build(args: argparse.Namespace) -> int:
 
 LAYOUTS = ("table", "pile", "scatter", "closeup", "fan")  # companion.synth.layouts.LAYOUTS (not imported: keeps --help fast)
 INDEX_STYLES = ("stacked", "single", "row", "row_single")  # companion.synth.reindex.INDEX_STYLES (same reason)
+DESIGN_SOURCES = ("debian", "npm", "all")  # companion.synth.build.DESIGN_SOURCES (same reason)
 
 
 def _recrop(args: argparse.Namespace) -> int:
@@ -157,7 +158,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "the images under DIR (no DIR: the Debian wallpaper folders, datasets/README.md)")
     b.add_argument("--photo-share", type=float, default=0.6,
                    help="share of the scenes drawn with --photos (default 0.6)")
-    b.add_argument("--designs", choices=("debian", "npm", "all"), default="debian",
+    b.add_argument("--designs", choices=DESIGN_SOURCES, default="debian",
                    help="training designs: the Debian decks (default), the French decks fetched from npm "
                         "(companion.synth.npm_decks; needs npm and the registry once), or both; validation "
                         "always uses the held-back Debian designs")

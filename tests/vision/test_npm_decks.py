@@ -131,3 +131,9 @@ def test_the_build_command_refuses_npm_designs_it_cannot_fetch(tmp_path, monkeyp
     assert code == 1
     assert "npm not found" in capsys.readouterr().err
     assert not list((tmp_path / "out").rglob("*.jpg"))
+
+
+def test_the_command_offers_the_design_sources_the_builder_takes():
+    from companion.commands import dataset
+
+    assert dataset.DESIGN_SOURCES == build.DESIGN_SOURCES
