@@ -41,6 +41,8 @@ FAMILIES = ("french", "spanish")
 
 # Height in pixels of the cached raster of every card (width follows the design's aspect).
 ART_HEIGHT = 360
+# SVG cards are rendered this much taller than ART_HEIGHT, then shrunk to it (area-averaged: smoother edges).
+RENDER_OVERSIZE = 1.15
 
 _SVG_SUIT = {"C": "club", "H": "heart", "S": "spade", "D": "diamond"}
 _SVG_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -269,7 +271,7 @@ def _zoom_for(design: Design) -> float:
     for element in ("back", _svg_id(design, "KS"), _svg_id(design, "AS")):
         try:
             ref = _render_svg(design, element, 1.0)
-            return 1.15 * ART_HEIGHT / ref.shape[0]
+            return RENDER_OVERSIZE * ART_HEIGHT / ref.shape[0]
         except ArtError as exc:  # some decks lack a renderable back
             last = exc
     raise ArtError(f"cannot size {design.name}: {last}")
@@ -318,7 +320,7 @@ def _card_image_uncached(design: Design, card: str) -> np.ndarray:
     elif design.kind.startswith("npm-"):
         from companion.synth.npm_decks import card_file
 
-        img = _render_svg_file(card_file(design, card), round(1.15 * ART_HEIGHT))
+        img = _render_svg_file(card_file(design, card), round(RENDER_OVERSIZE * ART_HEIGHT))
     else:
         raise ArtError(f"unknown design kind {design.kind}")
     img = _to_height(img)
