@@ -106,7 +106,7 @@ def _scene_corners(args: argparse.Namespace) -> int:
     def work() -> list[str]:
         count = build_scene_corners(args.scenes, args.out, family=args.family, split=args.split, reps=args.reps,
                                     full_share=args.full_share, back_share=args.back_share, seed=args.seed,
-                                    workers=args.workers)
+                                    workers=args.workers, hidden_share=args.hidden_share, own=not args.only_hidden)
         return [f"{count} corner images -> {args.out}"]
 
     return _timed(work, (FileNotFoundError,))
@@ -236,4 +236,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sc.add_argument("--back-share", type=float, default=0.3, help="share of the backs in full view cut")
     sc.add_argument("--seed", type=int, default=1000)
     sc.add_argument("--workers", type=int, default=1)
+    sc.add_argument("--hidden-share", type=float, default=0.0,
+                    help="share of the windows whose own index lies under another card kept, labelled 'hidden'")
+    sc.add_argument("--only-hidden", action="store_true", help="write the 'hidden' windows alone")
     sc.set_defaults(func=_scene_corners)

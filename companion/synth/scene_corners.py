@@ -13,6 +13,13 @@ it (``INSIDE``) and no card above covers it (``UNCOVERED``).  What lies above is
 drawing order (later cards on top); where the scene's own visibility figures say something else hides the
 card (a finger), the card is skipped.
 
+With ``hidden_share`` > 0 a window whose own index lies under a card above (at most ``HIDDEN_CLEAR`` of it
+clear) is also kept, with that probability, labelled ``HIDDEN``.  Why (session 40): left out, such windows
+are never shown to the classifier, which then reads in them whatever index the card above puts there; of
+the partly covered cards the photo corners v10 named wrong on held-back scenes, a third took a neighbour's
+name.  A corner model with this class says where a window holds no index of its own card, and the reading
+leans on the card's other corner (``companion.vision.detector.corners_for_faces``).
+
     companion dataset scene-corners --scenes DATA/french DATA/photo --out DATA/french/corners-cov/train
 """
 
@@ -32,6 +39,8 @@ from companion.vision.crops import CROP, corner_window, crop_card_mapped, top_le
 INSIDE = 0.8  # share of an index region that must lie inside a corner window
 UNCOVERED = 0.85  # ... and must be clear of the cards above
 AGREE = 0.05  # the cards above must explain the scene's visibility figure this closely (else a finger hides some)
+HIDDEN = "hidden"  # the label of a window whose own index lies under another card
+HIDDEN_CLEAR = 0.3  # ... at most this share of it clear (between this and UNCOVERED: neither label)
 
 
 def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
@@ -51,13 +60,15 @@ def _windows(size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
 
 
 def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Generator, family: str = "french",
-                        reps: int = 4, full_share: float = 0.4, back_share: float = 0.3
-                        ) -> list[tuple[str, np.ndarray]]:
+                        reps: int = 4, full_share: float = 0.4, back_share: float = 0.3,
+                        hidden_share: float = 0.0, own: bool = True) -> list[tuple[str, np.ndarray]]:
     """(label, corner view) pairs for one scene: ``cards`` as the scene records them (``card``, ``box``,
     ``corners``: top-left, top-right, bottom-right, bottom-left of the art, ``visible``, ``index_visible``,
     ``labelled``), in drawing order.  Each labelled face is cut ``reps`` times (cards in full view only with
     probability ``full_share``: they are what the older corners taught), each back in full view with
-    probability ``back_share``, both its windows labelled ``back``."""
+    probability ``back_share``, both its windows labelled ``back``.  A face's window whose index is hidden under
+    a card above is kept with probability ``hidden_share``, labelled ``HIDDEN``; ``own=False`` keeps those
+    alone (hidden windows cut from scenes whose other corners were cut before)."""
     height, width = image.shape[:2]
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     windows = _windows()
@@ -95,20 +106,27 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
                 continue
             views = (top_left_views(crop[None])[0], top_left_views(crop[None, ::-1, ::-1])[0])
             for window, view in zip(windows, views):
-                shown = is_back
+                shown, hidden = is_back, False
                 for polygon, share in zip(regions, clear):
-                    if shown or share < UNCOVERED:
+                    if shown or (share < UNCOVERED and (share > HIDDEN_CLEAR or hidden_share <= 0.0)):
                         continue
                     inside = _fill((CROP, CROP), cv2.perspectiveTransform(
                         polygon.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2))
-                    shown = inside.sum() > 0 and (inside & window).sum() / inside.sum() >= INSIDE
+                    here = inside.sum() > 0 and (inside & window).sum() / inside.sum() >= INSIDE
+                    if share >= UNCOVERED:
+                        shown = here
+                    else:
+                        hidden = hidden or here
                 if shown:
-                    out.append((card["card"], view))
+                    if own:
+                        out.append((card["card"], view))
+                elif hidden and rng.random() < hidden_share:
+                    out.append((HIDDEN, view))
     return out
 
 
-def _work(job: tuple[str, list[str], str, int, str, int, float, float]) -> int:
-    root, lines, out, seed, family, reps, full_share, back_share = job
+def _work(job: tuple[str, list[str], str, int, str, int, float, float, float, bool]) -> int:
+    root, lines, out, seed, family, reps, full_share, back_share, hidden_share, own = job
     rng = np.random.default_rng(seed)
     written = 0
     for line in lines:
@@ -119,7 +137,7 @@ def _work(job: tuple[str, list[str], str, int, str, int, float, float]) -> int:
             continue
         stem = f"{Path(root).name}-{Path(record['image']).stem}"
         for k, (label, view) in enumerate(scene_corner_images(image, record["cards"], rng, family, reps,
-                                                              full_share, back_share)):
+                                                              full_share, back_share, hidden_share, own)):
             folder = Path(out) / label
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{stem}_{k}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -129,10 +147,11 @@ def _work(job: tuple[str, list[str], str, int, str, int, float, float]) -> int:
 
 def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = "french", split: str = "train",
                         reps: int = 4, full_share: float = 0.4, back_share: float = 0.3, seed: int = 0,
-                        workers: int = 1) -> int:
+                        workers: int = 1, hidden_share: float = 0.0, own: bool = True) -> int:
     """Write the corner images of every scene of ``ROOT/scenes/<split>-<family>.jsonl`` for each root into
     ``out/<card>/`` (a classifier train folder); returns how many.  The scenes go in chunks of 100, the chunk
-    numbered k (over all roots, in order) drawn with the random seed ``seed + k``.  Raises FileNotFoundError when a root has no
+    numbered k (over all roots, in order) drawn with the random seed ``seed + k``; ``hidden_share`` and ``own`` as
+    :func:`scene_corner_images` takes them.  Raises FileNotFoundError when a root has no
     such scenes file (build it with ``companion dataset build``)."""
     jobs = []
     for root in roots:
@@ -142,7 +161,7 @@ def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = 
         lines = scenes.read_text().splitlines()
         for start in range(0, len(lines), 100):
             jobs.append((str(root), lines[start:start + 100], str(out), seed + len(jobs), family, reps,
-                         full_share, back_share))
+                         full_share, back_share, hidden_share, own))
     if workers > 1:
         with Pool(workers) as pool:
             return sum(pool.map(_work, jobs))

@@ -167,6 +167,12 @@ TABLE_CORNER_SHIFTS = ONE_WINDOW
 # deck's cards 0.804 / 0.808 / 0.809 / 0.817 and 0.733 / 0.738 / 0.754 / 0.754 right, dondorf 0.977 -> 0.989
 # and 0.908 -> 0.926 at 0.4, the others within 0.005.
 SUIT_CORNER_WEIGHT = 0.4
+# A corner model may name one class more than the card classifier, last: a window whose own card's index lies
+# under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
+# "weigh" (a hidden window counts for less, :func:`corners_for_faces`), "drop" (its share dropped, the rest
+# renormalised, as a model without the class reads).
+HIDDEN = "hidden"
+HIDDEN_MODES = ("weigh", "drop")
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
@@ -356,7 +362,8 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     return out
 
 
-def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int) -> np.ndarray:
+def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int,
+                      seen: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The two index corners' readings of N cards as one.
 
     A back only as far as *both* corners look like one (the smaller p(back)); the
@@ -370,16 +377,42 @@ def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int) -> np.nd
     the corner that shows the rank it drowned it.  A real back shows its
     pattern in both corners.  On a deck with two indices both corners look like
     faces and count alike, as the plain average did.
+
+    ``seen``: for a corner model with a ``HIDDEN`` class, how far each corner is
+    *not* read as hidden under another card (N each; ``first`` and ``second`` then
+    the readings without that class, renormalised, :func:`without_hidden`).  A
+    corner counts in the faces only as far as it is seen, and says nothing about
+    the back where it is hidden (the other corner's reading stands in for it):
+    what a window shows over a covered index is the card above.  All ones is the
+    function without ``seen``.
     """
-    w1 = 1.0 - first[:, back:back + 1]
-    w2 = 1.0 - second[:, back:back + 1]
+    b1, b2 = first[:, back:back + 1], second[:, back:back + 1]
+    # (a floor: with both corners hidden they count alike, as without ``seen``)
+    v1, v2 = (np.ones_like(b1), np.ones_like(b2)) if seen is None else (
+        np.maximum(seen[0], 1e-3)[:, None], np.maximum(seen[1], 1e-3)[:, None])
+    w1 = v1 * (1.0 - b1)
+    w2 = v2 * (1.0 - b2)
     faces = (w1 * first + w2 * second) / np.maximum(w1 + w2, 1e-6)
     faces[:, back] = 0.0
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
-    is_back = np.minimum(first[:, back], second[:, back])[:, None]
+    is_back = np.minimum(v1 * b1 + (1.0 - v1) * b2, v2 * b2 + (1.0 - v2) * b1)
     faces *= 1.0 - is_back
     faces[:, back] = is_back[:, 0]
     return faces
+
+
+def without_hidden(p: np.ndarray, hidden: int | None, renormalise: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A corner model's readings (N x its classes) as readings of the card classes alone, and how far each is
+    not ``HIDDEN`` (N; ones for a model without the class, ``hidden`` None).  The hidden share is the last
+    class (the corner model's names are the card classifier's, then ``HIDDEN``); ``renormalise`` False leaves
+    the rest as it was, so that a window read as hidden reads weakly as every card."""
+    if hidden is None:
+        return p, np.ones(len(p))
+    rest = np.delete(p, hidden, axis=1)
+    seen = np.clip(1.0 - p[:, hidden], 0.0, 1.0)
+    if renormalise:
+        rest = rest / np.maximum(rest.sum(axis=1, keepdims=True), 1e-12)
+    return rest, seen
 
 
 def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) -> np.ndarray:
@@ -517,7 +550,8 @@ class CardDetector:
                  suit_corner_weight: float = SUIT_CORNER_WEIGHT, faint_conf: float | None = None,
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
-                 face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False) -> None:
+                 face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
+                 hidden: str = "weigh") -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -587,6 +621,10 @@ class CardDetector:
         if not 0.0 <= suit_corner_weight <= 2.0:
             raise ValueError(f"suit_corner_weight must be in [0, 2], got {suit_corner_weight!r}")
         self.suit_corner_weight = suit_corner_weight
+        if hidden not in HIDDEN_MODES:
+            raise ValueError(f"hidden must be one of {HIDDEN_MODES}, got {hidden!r}")
+        self.hidden_mode = hidden
+        self.corner_hidden: int | None = None  # the corner model's HIDDEN class, if it has one
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
         self.corner_path = self.models_dir / corner_file(family, photo=True)
@@ -594,7 +632,10 @@ class CardDetector:
             self.corner_path = self.models_dir / corner_file(family)
         if corners and corner_weight > 0 and self.corner_path.is_file():
             self.corners = _session(self.corner_path, threads)
-            if _names(self.corners) != self.cls_names:
+            corner_names = _names(self.corners)
+            if corner_names == {**self.cls_names, len(self.cls_names): HIDDEN}:
+                self.corner_hidden = len(self.cls_names)
+            elif corner_names != self.cls_names:
                 raise ModelError(f"{self.corner_path.name} names other classes than {classifier_file(family)}")
             self.corner_input = self.corners.get_inputs()[0].name
             kshape = self.corners.get_inputs()[0].shape
@@ -828,12 +869,18 @@ class CardDetector:
         n = len(crops_bgr)
         shifts = self.corner_shifts if shifts is None else shifts
         views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
-        out = _run_batch(self.corners, self.corner_input, self.corner_batch, views)
+        out, seen = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
+                                   self.corner_hidden)
+        weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
         readings = []
         for k in range(len(shifts)):
-            both = out[2 * n * k:2 * n * (k + 1)]
+            both, v = out[2 * n * k:2 * n * (k + 1)], seen[2 * n * k:2 * n * (k + 1)]
             if self.back_index is not None:
-                readings.append(corners_for_faces(both[:n], both[n:], self.back_index))
+                readings.append(corners_for_faces(both[:n], both[n:], self.back_index,
+                                                  (v[:n], v[n:]) if weigh else None))
+            elif weigh:
+                v1, v2 = np.maximum(v[:n, None], 1e-3), np.maximum(v[n:, None], 1e-3)
+                readings.append((v1 * both[:n] + v2 * both[n:]) / (v1 + v2))
             else:
                 readings.append((both[:n] + both[n:]) / 2.0)
         return np.mean(readings, axis=0)
@@ -861,7 +908,9 @@ class CardDetector:
                        corner: int) -> np.ndarray:
         """The corner classifier's probabilities (N x classes) for one index corner of each box's card,
         0 the top-left, 1 the bottom-right (turned a half turn), from the training window alone; zeros
-        where no crop could be cut.  Why one corner: a card partly covered shows only one."""
+        where no crop could be cut.  Why one corner: a card partly covered shows only one.  A model with a
+        ``HIDDEN`` class has its share left out (not renormalised with ``hidden="weigh"``: a strip whose index
+        is read as hidden is read weakly, and a row's cutting whose strips are not all sure is not taken)."""
         if self.corners is None:
             raise ModelError(f"no {self.corner_path.name} loaded")
         out = np.zeros((len(boxes), len(self.cls_names)))
@@ -870,7 +919,8 @@ class CardDetector:
         if ok:
             cut = np.stack([crops[i] for i in ok])
             views = top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
-            out[ok] = _run_batch(self.corners, self.corner_input, self.corner_batch, views)
+            out[ok] = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
+                                     self.corner_hidden, renormalise=self.hidden_mode == "drop")[0]
         return out
 
     def _index_faces(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],

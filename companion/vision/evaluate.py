@@ -42,9 +42,9 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, ONE_WINDOW, PAPER_ROWS, RANK_FLOOR,
-                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector,
-                                       photo_settings, read_image)
+from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODES, ONE_WINDOW, PAPER_ROWS,
+                                       RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE,
+                                       CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -447,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
                         "session 38)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
+    p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODES[0],
+                   help="with a corner model that has a 'hidden' class: a window read as hidden counts for less "
+                        "(weigh, the default) or its share is dropped (drop)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -455,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
-                                row_reach=args.row_reach or None,
+                                row_reach=args.row_reach or None, hidden=args.hidden,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -471,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
-                    "corner_model": detector.corner_path.name if detector.corners is not None else None}
+                    "corner_model": detector.corner_path.name if detector.corners is not None else None,
+                    "hidden": detector.hidden_mode if detector.corner_hidden is not None else None}
     if args.what == "classifier":
         if args.crops is None:
             p.error("--crops is required for classifier")

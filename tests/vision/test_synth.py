@@ -431,6 +431,14 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     labels = [label for label, _ in pairs]
     assert labels.count("7S") == 3 and labels.count("QH") == 6 and "2D" not in labels
     assert all(view.shape == (64, 64, 3) for _, view in pairs)
+    # asked for, the window over 7S's hidden index is kept too, as "hidden" (alone with own=False); the
+    # windows kept before are the same ones
+    more = scene_corner_images(image, [under, top, hidden], np.random.default_rng(0), reps=3, full_share=1.0,
+                               hidden_share=1.0)
+    assert [label for label, _ in more if label != "hidden"] == labels and [label for label, _ in more].count("hidden") == 3
+    only = scene_corner_images(image, [under, top, hidden], np.random.default_rng(0), reps=3, full_share=1.0,
+                               hidden_share=1.0, own=False)
+    assert [label for label, _ in only] == ["hidden"] * 3
     # the same scene with nothing above: both of 7S's windows each time
     alone = dict(under, visible=1.0)
     assert [label for label, _ in scene_corner_images(image, [alone], np.random.default_rng(0), reps=3,
@@ -451,3 +459,6 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     assert "unreadable scene skipped" in capsys.readouterr().err
     assert len(list((tmp_path / "out").rglob("*.jpg"))) == 9  # the readable scene's, written all the same
     assert main(["dataset", "scene-corners", "--scenes", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 1
+    assert main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "h"), "--reps", "3",
+                 "--full-share", "1", "--hidden-share", "1", "--only-hidden"]) == 0
+    assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["hidden"]

@@ -1,0 +1,125 @@
+"""A corner model with a "hidden" class (a window whose own index lies under another card): how its readings
+are used, and which models the detector takes for one."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from companion.paths import models_dir
+from companion.vision import detector as detector_module
+from companion.vision.detector import (HIDDEN, CardDetector, ModelError, classifier_file, corner_file, corners_for_faces,
+                                       photo_settings, without_hidden)
+
+# classes of the small examples: 7H, AH, back (index 2), then hidden (index 3) where a model has it
+
+
+def test_without_hidden_drops_the_last_class_and_says_how_far_each_window_is_seen():
+    p = np.array([[0.3, 0.1, 0.1, 0.5], [0.6, 0.2, 0.2, 0.0]])
+    rest, seen = without_hidden(p, 3)
+    np.testing.assert_allclose(rest, [[0.6, 0.2, 0.2], [0.6, 0.2, 0.2]])
+    np.testing.assert_allclose(seen, [0.5, 1.0])
+    weak, _ = without_hidden(p, 3, renormalise=False)
+    np.testing.assert_allclose(weak, [[0.3, 0.1, 0.1], [0.6, 0.2, 0.2]])
+    same, ones = without_hidden(p[:, :3], None)
+    assert same is not None and np.array_equal(same, p[:, :3]) and np.array_equal(ones, [1.0, 1.0])
+
+
+def test_a_window_seen_in_full_is_read_as_before():
+    index = np.array([[0.6, 0.3, 0.1], [0.1, 0.1, 0.8]])
+    bare = np.array([[0.0, 0.05, 0.95], [0.05, 0.05, 0.9]])
+    ones = (np.ones(2), np.ones(2))
+    np.testing.assert_allclose(corners_for_faces(index, bare, 2, ones), corners_for_faces(index, bare, 2))
+
+
+def test_a_hidden_window_neither_names_the_card_nor_says_whether_it_is_a_back():
+    # the top-left window shows the card above's index (AH), read surely; the model also reads it as hidden
+    above = np.array([[0.02, 0.96, 0.02], [0.02, 0.96, 0.02]])
+    own = np.array([[0.7, 0.2, 0.1], [0.02, 0.03, 0.95]])  # a 7H's other index; a back's other corner
+    seen = (np.array([0.05, 0.05]), np.array([1.0, 1.0]))
+    plain = corners_for_faces(above, own, 2)
+    weighed = corners_for_faces(above, own, 2, seen)
+    assert plain[0].argmax() == 1  # without the class the neighbour's name wins ...
+    assert weighed[0].argmax() == 0 and weighed[0, 0] > 0.6  # ... with it the card's own corner names it
+    assert plain[1, 2] < 0.05 and weighed[1, 2] > 0.9  # a back half under a face is still a back
+    assert np.allclose(weighed.sum(axis=1), 1.0)
+    # both windows hidden: neither counts more than the other, and the sum is still one
+    both = corners_for_faces(above, own, 2, (np.array([0.0, 0.0]), np.array([0.0, 0.0])))
+    assert np.all(np.isfinite(both)) and np.allclose(both.sum(axis=1), 1.0)
+
+
+class _FixedCorners:
+    """Stands in for an ONNX corner session: every view read as ``row`` (the card classes then hidden)."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        self.row = row
+
+    def run(self, _outputs, feeds):
+        (blob,) = feeds.values()
+        return [np.tile(self.row, (len(blob), 1)).astype(np.float32)]
+
+
+@pytest.fixture
+def models_copy(tmp_path):
+    if not (models_dir() / corner_file("french")).is_file():
+        pytest.skip("no corner model shipped in models/")
+    for f in models_dir().glob("*.onnx"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def _with_hidden_names(monkeypatch, photo_path) -> None:
+    """The photo corner model read as naming the classifier's classes and then ``hidden``."""
+    names = detector_module._names
+
+    def named(session):
+        found = names(session)
+        if str(photo_path) == str(getattr(session, "_model_path", "")):
+            return {**found, len(found): HIDDEN} if HIDDEN not in found.values() else found
+        return found
+
+    monkeypatch.setattr(detector_module, "_names", named)
+
+
+def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_other(models_copy, monkeypatch):
+    photo = models_copy / corner_file("french", photo=True)
+    _with_hidden_names(monkeypatch, photo)
+    det = CardDetector("french", models_dir=models_copy, **photo_settings())
+    n = len(det.cls_names)
+    assert det.corner_hidden == n and det.hidden_mode == "weigh"
+    assert CardDetector("french", models_dir=models_copy).corner_hidden is None  # the table's own model
+    with pytest.raises(ValueError, match="hidden must be one of"):
+        CardDetector("french", models_dir=models_copy, hidden="ignore")
+    # a model naming "hidden" somewhere else is another model
+    names = detector_module._names
+    monkeypatch.setattr(detector_module, "_names", lambda s: {**names(s), 0: HIDDEN}
+                        if str(photo) == str(getattr(s, "_model_path", "")) else names(s))
+    with pytest.raises(ModelError, match="names other classes"):
+        CardDetector("french", models_dir=models_copy, **photo_settings())
+    assert (models_copy / classifier_file("french")).is_file()
+
+
+def test_a_window_read_as_hidden_counts_for_less_in_the_readings(models_copy, monkeypatch):
+    photo = models_copy / corner_file("french", photo=True)
+    _with_hidden_names(monkeypatch, photo)
+    weigh = CardDetector("french", models_dir=models_copy, **photo_settings())
+    drop = CardDetector("french", models_dir=models_copy, hidden="drop", **photo_settings())
+    n = len(weigh.cls_names)
+    seven = next(i for i, name in weigh.cls_names.items() if name == "7H")
+    row = np.zeros(n + 1)
+    row[seven], row[n] = 0.2, 0.8  # mostly "hidden", a little 7H
+    for det in (weigh, drop):
+        det.corners = _FixedCorners(row)
+        det.corner_batch = None
+    crops = np.zeros((2, 96, 96, 3), np.uint8)
+    # both corners alike: the hidden share is dropped either way, and the card reads 7H
+    for det in (weigh, drop):
+        read = det.corner_readings(crops)
+        assert read.shape == (2, n) and np.allclose(read.sum(axis=1), 1.0) and read[0].argmax() == seven
+    # one window at a time (a strip beside a card): "weigh" leaves it weak, "drop" makes it sure
+    box = [(0.0, 0.0, 60.0, 90.0)]
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert weigh.index_readings(image, box, 0)[0].max() == pytest.approx(0.2, abs=1e-6)
+    assert drop.index_readings(image, box, 0)[0].max() == pytest.approx(1.0, abs=1e-6)
