@@ -127,6 +127,39 @@ def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
     return out
 
 
+def add_class(weights: Path, out: Path, name: str, runs: Path) -> Path:
+    """A classifier checkpoint with one output more, ``name``, after its others (whose rows are kept as they are).
+
+    Why by hand: given a dataset with one class more, ultralytics draws the whole last layer afresh and the
+    checkpoint's reading is lost.  The new row starts at the mean of the others' weights and a bias 3 below
+    their mean, so the model reads as before until it learns the class (session 40: the corner model's
+    ``hidden``, which sorts after ``back`` and so is last in a class folder's order too).
+    """
+    _setup_ultralytics(runs)
+    import torch
+
+    ckpt = torch.load(str(weights), map_location="cpu", weights_only=False)
+    model = ckpt["model"]
+    old = model.model[-1].linear
+    if name in model.names.values():
+        raise ValueError(f"{weights} already has a class {name!r}")
+    new = torch.nn.Linear(old.in_features, old.out_features + 1).to(old.weight.dtype)
+    with torch.no_grad():
+        new.weight[:-1] = old.weight
+        new.bias[:-1] = old.bias
+        new.weight[-1] = old.weight.mean(0)
+        new.bias[-1] = old.bias.mean() - 3.0
+    model.model[-1].linear = new
+    model.names = {**model.names, old.out_features: name}
+    model.yaml["nc"] = old.out_features + 1
+    for key in ("optimizer", "ema", "updates", "scaler", "best_fitness", "train_metrics", "train_results"):
+        ckpt[key] = None
+    ckpt["epoch"] = -1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(ckpt, str(out))
+    return out
+
+
 def _done(runs: Path, name: str) -> bool:
     return (runs / name / "DONE").exists()
 
@@ -221,6 +254,12 @@ def main(argv: list[str] | None = None) -> int:
     pe.add_argument("--imgsz", type=int, required=True)
     pe.add_argument("--runs", default="/work/train-runs")
     pe.set_defaults(func=lambda a: (export_onnx(Path(a.weights), Path(a.out), a.imgsz, Path(a.runs)), 0)[1])
+    pa = sub.add_parser("add-class", help="a classifier checkpoint with one class more, after its others")
+    pa.add_argument("weights")
+    pa.add_argument("out")
+    pa.add_argument("--name", required=True, help="the new class, e.g. hidden (it must sort after the others)")
+    pa.add_argument("--runs", default="/work/train-runs")
+    pa.set_defaults(func=lambda a: (add_class(Path(a.weights), Path(a.out), a.name, Path(a.runs)), 0)[1])
     args = p.parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -123,3 +123,37 @@ def test_a_window_read_as_hidden_counts_for_less_in_the_readings(models_copy, mo
     image = np.zeros((100, 100, 3), np.uint8)
     assert weigh.index_readings(image, box, 0)[0].max() == pytest.approx(0.2, abs=1e-6)
     assert drop.index_readings(image, box, 0)[0].max() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_checkpoint_gets_one_class_more_and_reads_as_before(tmp_path):
+    """``python -m companion.training.train add-class``: the old classes' rows kept, the new one last, unlikely
+    at first; a class it already has is refused.  (Training needs torch: skipped where the companion is
+    installed to play.)"""
+    torch = pytest.importorskip("torch", reason="training needs torch (pip install .[train])")
+    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install .[train])")
+    from ultralytics.nn.tasks import ClassificationModel
+
+    from companion.training.train import add_class
+
+    model = ClassificationModel("yolo26n-cls.yaml", nc=3, verbose=False)
+    model.names = {0: "7H", 1: "AH", 2: "back"}
+    src, dst = tmp_path / "three.pt", tmp_path / "four.pt"
+    torch.save({"model": model, "optimizer": {"state": 1}, "epoch": 7}, str(src))
+    add_class(src, dst, "hidden", tmp_path / "runs")
+    grown = torch.load(str(dst), map_location="cpu", weights_only=False)
+    new = grown["model"]
+    assert new.names == {0: "7H", 1: "AH", 2: "back", 3: "hidden"} and grown["optimizer"] is None
+    old_linear, new_linear = model.model[-1].linear, new.model[-1].linear
+    assert new_linear.out_features == 4
+    assert torch.equal(new_linear.weight[:3], old_linear.weight) and torch.equal(new_linear.bias[:3], old_linear.bias)
+    new.eval()
+    model.eval()
+    x = torch.rand(2, 3, 64, 64)
+    with torch.no_grad():
+        before, after = model(x), new(x)
+    before = before[0] if isinstance(before, tuple) else before
+    after = after[0] if isinstance(after, tuple) else after
+    assert after.shape == (2, 4) and float(after[:, 3].max()) < 0.2
+    assert torch.allclose(after[:, :3] / after[:, :3].sum(1, keepdim=True), before, atol=1e-5)
+    with pytest.raises(ValueError, match="already has a class"):
+        add_class(dst, tmp_path / "five.pt", "hidden", tmp_path / "runs")
