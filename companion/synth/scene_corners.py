@@ -34,13 +34,12 @@ import cv2
 import numpy as np
 
 from companion.synth.scene import index_regions
-from companion.vision.crops import CROP, corner_window, crop_card_mapped, top_left_views
+from companion.vision.crops import CROP, HIDDEN, corner_window, crop_card_mapped, top_left_views
 
 INSIDE = 0.8  # share of an index region that must lie inside a corner window
 UNCOVERED = 0.85  # ... and must be clear of the cards above
 AGREE = 0.05  # the cards above must explain the scene's visibility figure this closely (else a finger hides some)
-HIDDEN = "hidden"  # the label of a window whose own index lies under another card
-HIDDEN_CLEAR = 0.3  # ... at most this share of it clear (between this and UNCOVERED: neither label)
+HIDDEN_CLEAR = 0.3  # a window whose own index is at most this share clear is labelled HIDDEN (up to UNCOVERED: neither)
 
 
 def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:

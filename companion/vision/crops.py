@@ -81,6 +81,9 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
 # when the card lies within about 30 degrees of upright (crop_card turns it long side up).
 CORNER = 64
 CORNER_SHARE = (0.55, 0.5)
+# The corner classifier's class for a window whose own card's index lies under another card: the label the
+# training data writes (``companion.synth.scene_corners``) and the name the detector looks for in a model.
+HIDDEN = "hidden"
 
 
 def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:

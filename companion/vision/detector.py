@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 
 from companion.paths import models_dir as default_models_dir
-from companion.vision.crops import (CORNER, CROP, box_iou, corner_views, crop_card, paper_box, paper_reach, paper_share,
-                                    rectified_crop, top_left_views)
+from companion.vision.crops import (CORNER, CROP, HIDDEN, box_iou, corner_views, crop_card, paper_box, paper_reach,
+                                    paper_share, rectified_crop, top_left_views)
 from companion.vision.merging import MERGE_IOU, merge_same_cards
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
@@ -171,7 +171,6 @@ SUIT_CORNER_WEIGHT = 0.4
 # under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
 # "weigh" (a hidden window counts for less, :func:`corners_for_faces`), "drop" (its share dropped, the rest
 # renormalised, as a model without the class reads).
-HIDDEN = "hidden"
 HIDDEN_MODES = ("weigh", "drop")
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
