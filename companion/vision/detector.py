@@ -361,7 +361,7 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     return out
 
 
-def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int,
+def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int | None,
                       seen: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The two index corners' readings of N cards as one.
 
@@ -383,15 +383,20 @@ def corners_for_faces(first: np.ndarray, second: np.ndarray, back: int,
     corner counts in the faces only as far as it is seen, and says nothing about
     the back where it is hidden (the other corner's reading stands in for it):
     what a window shows over a covered index is the card above.  All ones is the
-    function without ``seen``.
+    function without ``seen``.  ``back`` None (a model without a back class): the
+    corners averaged, each as far as it is seen.
     """
-    b1, b2 = first[:, back:back + 1], second[:, back:back + 1]
+    n = len(first)
+    b1, b2 = (np.zeros((n, 1)), np.zeros((n, 1))) if back is None else (first[:, back:back + 1],
+                                                                        second[:, back:back + 1])
     # (a floor: with both corners hidden they count alike, as without ``seen``)
     v1, v2 = (np.ones_like(b1), np.ones_like(b2)) if seen is None else (
         np.maximum(seen[0], 1e-3)[:, None], np.maximum(seen[1], 1e-3)[:, None])
     w1 = v1 * (1.0 - b1)
     w2 = v2 * (1.0 - b2)
     faces = (w1 * first + w2 * second) / np.maximum(w1 + w2, 1e-6)
+    if back is None:
+        return faces
     faces[:, back] = 0.0
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
     is_back = np.minimum(v1 * b1 + (1.0 - v1) * b2, v2 * b2 + (1.0 - v2) * b1)
@@ -874,14 +879,8 @@ class CardDetector:
         readings = []
         for k in range(len(shifts)):
             both, v = out[2 * n * k:2 * n * (k + 1)], seen[2 * n * k:2 * n * (k + 1)]
-            if self.back_index is not None:
-                readings.append(corners_for_faces(both[:n], both[n:], self.back_index,
-                                                  (v[:n], v[n:]) if weigh else None))
-            elif weigh:
-                v1, v2 = np.maximum(v[:n, None], 1e-3), np.maximum(v[n:, None], 1e-3)
-                readings.append((v1 * both[:n] + v2 * both[n:]) / (v1 + v2))
-            else:
-                readings.append((both[:n] + both[n:]) / 2.0)
+            readings.append(corners_for_faces(both[:n], both[n:], self.back_index,
+                                              (v[:n], v[n:]) if weigh else None))
         return np.mean(readings, axis=0)
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:

@@ -32,6 +32,10 @@ def test_a_window_seen_in_full_is_read_as_before():
     bare = np.array([[0.0, 0.05, 0.95], [0.05, 0.05, 0.9]])
     ones = (np.ones(2), np.ones(2))
     np.testing.assert_allclose(corners_for_faces(index, bare, 2, ones), corners_for_faces(index, bare, 2))
+    # a model without a back class: the two corners averaged, each as far as it is seen
+    assert np.array_equal(corners_for_faces(index, bare, None), (index + bare) / 2.0)
+    half = (np.array([1.0, 1.0]), np.array([0.25, 0.25]))
+    np.testing.assert_allclose(corners_for_faces(index, bare, None, half), (index + 0.25 * bare) / 1.25)
 
 
 def test_a_hidden_window_neither_names_the_card_nor_says_whether_it_is_a_back():
