@@ -8,6 +8,20 @@ import time
 from collections.abc import Callable
 
 
+def share(text: str) -> float:
+    """An argparse type for a share in [0, 1].
+
+    Why: a share out of range was silently clipped by the code that draws with it (a --hidden-share of 3 acted
+    as 1), so a typo built a dataset other than the one asked for, and it only showed after training."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share in [0, 1], got {text}")
+    return value
+
+
 def _build(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops, build_dataset, write_combined_yaml
@@ -15,9 +29,6 @@ def _build(args: argparse.Namespace) -> int:
 
     t0 = time.time()
     photo_dirs = tuple(args.photos or DEFAULT_DIRS) if args.photos is not None else ()
-    if not 0.0 <= args.photo_share <= 1.0:
-        print(f"error: --photo-share must be a share in [0, 1], got {args.photo_share}", file=sys.stderr)
-        return 1
     try:
         for split in args.split:
             n = args.n if split == "train" else (args.n_val if args.n_val is not None else max(1, args.n // 8))
@@ -156,7 +167,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--photos", nargs="*", default=None, metavar="DIR",
                    help="lay a share of the scenes on photographed surfaces among photographed objects, from "
                         "the images under DIR (no DIR: the Debian wallpaper folders, datasets/README.md)")
-    b.add_argument("--photo-share", type=float, default=0.6,
+    b.add_argument("--photo-share", type=share, default=0.6,
                    help="share of the scenes drawn with --photos (default 0.6)")
     b.add_argument("--designs", choices=DESIGN_SOURCES, default="debian",
                    help="training designs: the Debian decks (default), the French decks fetched from npm "
@@ -176,14 +187,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--start", type=int, default=0, help="number scenes from here (adds to a folder without overwriting)")
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--figures", action="store_true", help="figure cards only (J, Q, K / sota, caballo, rey)")
-    c.add_argument("--face-mix", type=float, default=0.0, metavar="P",
+    c.add_argument("--face-mix", type=share, default=0.0, metavar="P",
                    help="share of figures drawn with another figure's picture inside their own index corners")
-    c.add_argument("--reindex", type=float, default=0.0, metavar="P",
+    c.add_argument("--reindex", type=share, default=0.0, metavar="P",
                    help="share of French cards whose index corners are redrawn in another typeface")
     c.add_argument("--index-styles", nargs="+", default=["stacked"], choices=INDEX_STYLES, metavar="STYLE",
                    help="layouts of a redrawn index, one drawn per card: stacked (rank over suit, two corners), "
                         "single (one corner), row (rank and suit on one line, top and bottom), row_single (top only)")
-    c.add_argument("--big-pip", type=float, default=0.0, metavar="P",
+    c.add_argument("--big-pip", type=share, default=0.0, metavar="P",
                    help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
@@ -232,11 +243,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sc.add_argument("--family", choices=("french", "spanish"), default="french")
     sc.add_argument("--split", default="train")
     sc.add_argument("--reps", type=int, default=4, help="crops cut of each card (each with its own box jitter)")
-    sc.add_argument("--full-share", type=float, default=0.4, help="share of the cards in full view cut at all")
-    sc.add_argument("--back-share", type=float, default=0.3, help="share of the backs in full view cut")
+    sc.add_argument("--full-share", type=share, default=0.4, help="share of the cards in full view cut at all")
+    sc.add_argument("--back-share", type=share, default=0.3, help="share of the backs in full view cut")
     sc.add_argument("--seed", type=int, default=1000)
     sc.add_argument("--workers", type=int, default=1)
-    sc.add_argument("--hidden-share", type=float, default=0.0,
+    sc.add_argument("--hidden-share", type=share, default=0.0,
                     help="share of the windows whose own index lies under another card kept, labelled 'hidden'")
     sc.add_argument("--only-hidden", action="store_true", help="write the 'hidden' windows alone")
     sc.set_defaults(func=_scene_corners)

@@ -377,9 +377,25 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 1 and "no photographs" in err and str(tmp_path / "empty") in err
     assert not (tmp_path / "ds").exists()
-    rc = main(["dataset", "build", "--family", "spanish", "--n", "1", "--out", str(tmp_path / "ds"),
-               "--photos", "--photo-share", "60"])
-    assert rc == 1 and "--photo-share must be a share" in capsys.readouterr().err
+    assert not (tmp_path / "ds").exists()
+
+
+@pytest.mark.parametrize("command, option", [
+    (["build", "--family", "spanish", "--n", "1", "--photos"], "--photo-share"),
+    (["crops", "--family", "french", "--n", "1"], "--reindex"),
+    (["scene-corners", "--scenes", "S"], "--hidden-share"),
+    (["scene-corners", "--scenes", "S"], "--full-share"),
+])
+@pytest.mark.parametrize("value", ["60", "-0.1", "half"])
+def test_a_share_out_of_range_is_refused_before_anything_is_drawn(tmp_path, capsys, command, option, value):
+    """A share the drawing code would clip (a --hidden-share of 3 acting as 1) is a usage error instead."""
+    from companion.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["dataset", *command, "--out", str(tmp_path / "ds"), option, value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and "expected a share in [0, 1]" in err and value in err
     assert not (tmp_path / "ds").exists()
 
 
