@@ -42,9 +42,9 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
-from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODES, ONE_WINDOW, PAPER_ROWS,
-                                       RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE,
-                                       CardDetector, photo_settings, read_image)
+from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
+                                       ONE_WINDOW, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
+                                       ROW_REACH, WHOLE_RANK_SURE, CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -447,9 +447,9 @@ def main(argv: list[str] | None = None) -> int:
                         "session 38)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
-    p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODES[0],
-                   help="with a corner model that has a 'hidden' class: a window read as hidden counts for less "
-                        "(weigh, the default) or its share is dropped (drop)")
+    p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
+                   help="with a corner model that has a 'hidden' class: the hidden share is dropped and the rest "
+                        "renormalised (drop, the default) or a window read as hidden counts for less (weigh)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,

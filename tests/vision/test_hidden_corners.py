@@ -92,7 +92,7 @@ def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_oth
     _with_hidden_names(monkeypatch, photo)
     det = CardDetector("french", models_dir=models_copy, **photo_settings())
     n = len(det.cls_names)
-    assert det.corner_hidden == n and det.hidden_mode == "weigh"
+    assert det.corner_hidden == n and det.hidden_mode == "drop"
     assert CardDetector("french", models_dir=models_copy).corner_hidden is None  # the table's own model
     with pytest.raises(ValueError, match="hidden must be one of"):
         CardDetector("french", models_dir=models_copy, hidden="ignore")
