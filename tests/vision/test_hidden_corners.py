@@ -108,8 +108,8 @@ def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_oth
 def test_a_window_read_as_hidden_counts_for_less_in_the_readings(models_copy, monkeypatch):
     photo = models_copy / corner_file("french", photo=True)
     _with_hidden_names(monkeypatch, photo)
-    weigh = CardDetector("french", models_dir=models_copy, **photo_settings())
-    drop = CardDetector("french", models_dir=models_copy, hidden="drop", **photo_settings())
+    weigh = CardDetector("french", models_dir=models_copy, hidden="weigh", **photo_settings())
+    drop = CardDetector("french", models_dir=models_copy, **photo_settings())  # the default
     n = len(weigh.cls_names)
     seven = next(i for i, name in weigh.cls_names.items() if name == "7H")
     row = np.zeros(n + 1)
