@@ -118,10 +118,15 @@ class LabelledCard:
         return boxable(self.visible, self.index_visible)
 
 
+# How much of an index corner in view counts as the index whole (read by :func:`boxable`, and by the
+# synthetic evaluation to tell a covered card whose index can be read from one whose index cannot).
+INDEX_WHOLE = 0.8
+
+
 def boxable(visible: float, index_visible: float) -> bool:
     """Whether a detector should be asked to find a card this much in view (``visible``: share of its area,
     ``index_visible``: of its better index corner): half of it, or 15 % with an index corner whole."""
-    return visible >= 0.5 or (visible >= 0.15 and index_visible >= 0.8)
+    return visible >= 0.5 or (visible >= 0.15 and index_visible >= INDEX_WHOLE)
 
 
 @dataclass

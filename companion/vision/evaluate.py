@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 
 from companion.paths import shared_dir
+from companion.synth.scene import INDEX_WHOLE
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
                                        ROW_REACH, WHOLE_RANK_SURE, CardDetector, photo_settings, read_image)
@@ -122,8 +123,12 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
     """Where the mAP goes: of the labelled cards, the share boxed by a detection (IoU >= 0.5, whatever its
     name) and the share boxed and named right by the detection overlapping it most, for all cards, those
     in full view and those partly covered (``visible`` under 0.99, where the scene records it).  A low
-    mAP with most cards boxed is a naming problem, not a finding one."""
-    groups: dict[str, list[int]] = {"all": [0, 0, 0], "in_full_view": [0, 0, 0], "partly_covered": [0, 0, 0]}
+    mAP with most cards boxed is a naming problem, not a finding one.  The partly covered are split again
+    by their better index corner (``index_visible``, where recorded): at least ``INDEX_WHOLE`` of it in view
+    (the index can be read: a miss there is the reader's) or less (a card labelled for the half of it in
+    view, its rank shown by no index: a ceiling for any corner reader)."""
+    groups: dict[str, list[int]] = {"all": [0, 0, 0], "in_full_view": [0, 0, 0], "partly_covered": [0, 0, 0],
+                                    "covered_index_seen": [0, 0, 0], "covered_index_hidden": [0, 0, 0]}
     for gts, _, dets in images:
         for g in gts:
             overlap, best = max(((iou(d["box"], g["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
@@ -132,6 +137,8 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
             keys = ["all"]
             if "visible" in g:
                 keys.append("in_full_view" if g["visible"] >= 0.99 else "partly_covered")
+                if g["visible"] < 0.99 and "index_visible" in g:
+                    keys.append("covered_index_seen" if g["index_visible"] >= INDEX_WHOLE else "covered_index_hidden")
             for k in keys:
                 groups[k][0] += 1
                 groups[k][1] += boxed
@@ -442,6 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
+    p.add_argument("--one-deck", action=argparse.BooleanOptionalAction, default=None,
+                   help="a face named as a surer detection takes its likeliest free runner-up (one deck holds each "
+                        "card once; default ONE_DECK)")
     p.add_argument("--table-corners", action="store_true",
                    help="read the corners with the table's corner model, not the photo one (the figure before "
                         "session 38)")
@@ -462,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
-                                                 photo_corners=not args.table_corners))
+                                                 photo_corners=not args.table_corners, one_deck=args.one_deck))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -471,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
+                    "one_deck": detector.one_deck,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],

@@ -10,8 +10,8 @@ A = [10.0, 10.0, 60.0, 90.0]
 B = [100.0, 10.0, 150.0, 90.0]
 
 
-def _gt(card: str, box: list[float], visible: float = 1.0) -> dict:
-    return {"card": card, "box": box, "visible": visible}
+def _gt(card: str, box: list[float], visible: float = 1.0, index_visible: float = 1.0) -> dict:
+    return {"card": card, "box": box, "visible": visible, "index_visible": index_visible}
 
 
 def _det(card: str, box: list[float], confidence: float) -> dict:
@@ -32,3 +32,15 @@ def test_a_faint_right_reading_kept_under_a_lower_threshold_counts():
     assert map_scores(images)["mAP50"] == pytest.approx(1.0)
     loose = [([_gt("AH", A)], [], [_det("AH", [10.0, 10.0, 60.0, 200.0], 0.9)])]  # IoU 0.42: not boxed
     assert map_scores(loose)["mAP50"] == 0.0 and reading_shares(loose)["all"]["boxed"] == 0.0
+
+
+def test_a_covered_card_is_counted_apart_when_neither_index_corner_is_in_view():
+    """A half-covered card whose index corners are both under other cards is labelled but shows no index: its
+    misses are a ceiling for a corner reader, counted apart from the covered cards whose index is in view."""
+    C = [200.0, 10.0, 250.0, 90.0]
+    images = [([_gt("AH", A, visible=0.6, index_visible=1.0), _gt("2C", B, visible=0.55, index_visible=0.3),
+                _gt("KS", C)], [], [_det("AH", A, 0.9), _det("3C", B, 0.8), _det("KS", C, 0.9)])]
+    shares = reading_shares(images)
+    assert shares["covered_index_seen"] == {"cards": 1, "boxed": 1.0, "named_right": 1.0}
+    assert shares["covered_index_hidden"] == {"cards": 1, "boxed": 1.0, "named_right": 0.0}
+    assert shares["partly_covered"]["cards"] == 2 and shares["in_full_view"]["cards"] == 1
