@@ -54,7 +54,7 @@ def _build(args: argparse.Namespace) -> int:
 
 LAYOUTS = ("table", "pile", "scatter", "closeup", "fan")  # companion.synth.layouts.LAYOUTS (not imported: keeps --help fast)
 INDEX_STYLES = ("stacked", "single", "row", "row_single")  # companion.synth.reindex.INDEX_STYLES (same reason)
-DESIGN_SOURCES = ("debian", "npm", "all")  # companion.synth.build.DESIGN_SOURCES (same reason)
+DESIGN_SOURCES = ("debian", "npm", "trixie", "all")  # companion.synth.build.DESIGN_SOURCES (same reason)
 
 
 def _recrop(args: argparse.Namespace) -> int:
@@ -171,8 +171,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="share of the scenes drawn with --photos (default 0.6)")
     b.add_argument("--designs", choices=DESIGN_SOURCES, default="debian",
                    help="training designs: the Debian decks (default), the French decks fetched from npm "
-                        "(companion.synth.npm_decks; needs npm and the registry once), or both; validation "
-                        "always uses the held-back Debian designs")
+                        "(companion.synth.npm_decks; needs npm and the registry once), the nine newer decks of "
+                        "Debian trixie's gnome-cards-data (companion.synth.debian_decks; fetched once from the "
+                        "Debian archive), or all three; validation always uses the held-back Debian designs")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,

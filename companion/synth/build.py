@@ -42,13 +42,14 @@ def family_cards(family: str) -> tuple[str, ...]:
     return FRENCH_CARDS if family == "french" else SPANISH_CARDS
 
 
-DESIGN_SOURCES = ("debian", "npm", "all")
+DESIGN_SOURCES = ("debian", "npm", "trixie", "all")
 
 
 def _split_list(family: str, split: str, source: str = "debian") -> list[Design]:
     """The designs a split draws from.  ``source`` picks the training designs: "debian" (the default list,
-    which every recipe so far rendered with), "npm" (only the decks of :mod:`companion.synth.npm_decks`) or
-    "all" (both).  Validation always uses the held-back designs, so figures stay comparable."""
+    which every recipe so far rendered with), "npm" (only the decks of :mod:`companion.synth.npm_decks`),
+    "trixie" (only the newer Debian decks of :mod:`companion.synth.debian_decks`) or "all" (the three).
+    Validation always uses the held-back designs, so figures stay comparable."""
     if source not in DESIGN_SOURCES:
         raise ValueError(f"design source must be one of {DESIGN_SOURCES}, got {source!r}")
     train, hold = split_designs(family)
@@ -57,20 +58,28 @@ def _split_list(family: str, split: str, source: str = "debian") -> list[Design]
     if source == "debian":
         return train
     if family != "french":
-        raise ArtError(f"the npm decks are French; {family} builds take --designs debian")
+        raise ArtError(f"the {source} decks are French; {family} builds take --designs debian")
+    from companion.synth.debian_decks import trixie_designs
     from companion.synth.npm_decks import npm_designs
 
-    extra = npm_designs()
-    return extra if source == "npm" else train + extra
+    if source == "npm":
+        return npm_designs()
+    if source == "trixie":
+        return trixie_designs()
+    return train + npm_designs() + trixie_designs()
 
 
 def designs_for(family: str, split: str, workers: int = 1, source: str = "debian") -> list[Design]:
-    """Designs of a split, rendered into the cache; those that fail to render are skipped.  The npm decks
-    are fetched first when ``source`` asks for them (an ArtError says why when they cannot be)."""
-    if source != "debian" and split == "train":
+    """Designs of a split, rendered into the cache; those that fail to render are skipped.  The npm and
+    trixie decks are fetched first when ``source`` asks for them (an ArtError says why when they cannot be)."""
+    if source in ("npm", "all") and split == "train":
         from companion.synth.npm_decks import fetch_npm_decks
 
         fetch_npm_decks()
+    if source in ("trixie", "all") and split == "train":
+        from companion.synth.debian_decks import fetch_trixie_decks
+
+        fetch_trixie_decks()
     designs = prepare_designs(_split_list(family, split, source), workers)
     if not designs:
         raise ArtError(f"no {family} card art found on this machine (see datasets/README.md)")
