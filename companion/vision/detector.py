@@ -35,7 +35,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (CORNER, CROP, HIDDEN, box_iou, corner_views, crop_card, paper_box, paper_reach,
                                     paper_share, rectified_crop, top_left_views)
-from companion.vision.merging import MERGE_IOU, merge_same_cards
+from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 
@@ -175,6 +175,10 @@ SUIT_CORNER_WEIGHT = 0.4
 # added false detections (0.108 -> 0.162 a photo); "drop" kept the real photos (492 of 527) (models/README.md).
 HIDDEN_MODES = ("drop", "weigh")
 HIDDEN_MODE = "drop"
+# Photos show one deck: the frame's faces named as one deck most likely is (no name held twice;
+# :func:`companion.vision.merging.one_of_each`).  Off until measured on unseen scenes (session 42: on the
+# first 200 scenes of val43, already read, mAP50 0.6294 -> 0.6310, named right 0.6691 -> 0.6707).
+ONE_DECK = False
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
@@ -434,7 +438,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    outlines: bool | None = None, faint_conf: float | None = None,
                    faint_min_prob: float | None = None, rows: bool | None = None,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
-                   photo_corners: bool = True) -> dict:
+                   photo_corners: bool = True, one_deck: bool | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -442,8 +446,9 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     and rows of overlapping cards split (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`),
     and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
     and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
-    a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and the corners read with the photo
-    corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
+    a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
+    can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the corners read with the
+    photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
@@ -460,7 +465,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
-            "photo_corners": photo_corners}
+            "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -538,6 +543,9 @@ class CardDetector:
     probability are left out of :meth:`detect` (photos: ``PHOTO_FACE_MIN_PROB``; the table: 0, every reading kept).
     ``merge_iou``: faces named alike whose boxes overlap this much are one card, made one detection
     (:func:`companion.vision.merging.merge_same_cards`; photos: ``MERGE_IOU``; the table: None, not).
+    ``one_deck``: no face name held twice where a runner-up can take its place, the frame named as one deck
+    most likely is (:func:`companion.vision.merging.one_of_each`; photos: ``ONE_DECK``; the table: not, its
+    tracker knows which cards were played).
     ``photo_corners``: read the corners with ``card-corners-<family>-photo.onnx`` when the models folder has
     one (else the table's file).  Why two: session 37's corner classifier, trained on partly covered cards'
     corners, reads photos better but lost table hands, whose small blurred corners the table's model was
@@ -558,7 +566,7 @@ class CardDetector:
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
-                 hidden: str = HIDDEN_MODE) -> None:
+                 hidden: str = HIDDEN_MODE, one_deck: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -588,6 +596,7 @@ class CardDetector:
         if merge_iou is not None and not 0.0 < merge_iou <= 1.0:
             raise ValueError(f"merge_iou must be in (0, 1] or None, got {merge_iou!r}")
         self.merge_iou = merge_iou
+        self.one_deck = one_deck
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
         self.det = _session(self.models_dir / DETECTOR_FILE, threads)
@@ -897,13 +906,14 @@ class CardDetector:
     def read_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:
         """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
-        named weakly left out (``face_min_prob``), one card boxed twice made one (``merge_iou``).  A stage of
-        its own so that latency is timed end to end."""
+        named weakly left out (``face_min_prob``), one card boxed twice made one (``merge_iou``), no name held
+        twice (``one_deck``).  A stage of its own so that latency is timed end to end."""
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
         found = [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
-        return merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
+        found = merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
+        return one_of_each(found) if self.one_deck else found
 
     def index_readings(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
                        corner: int) -> np.ndarray:

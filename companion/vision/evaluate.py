@@ -450,8 +450,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
     p.add_argument("--one-deck", action=argparse.BooleanOptionalAction, default=None,
-                   help="a face named as a surer detection takes its likeliest free runner-up (one deck holds each "
-                        "card once; default ONE_DECK)")
+                   help="name the frame's faces as one deck most likely is, no name held twice (default ONE_DECK)")
     p.add_argument("--table-corners", action="store_true",
                    help="read the corners with the table's corner model, not the photo one (the figure before "
                         "session 38)")

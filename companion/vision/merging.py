@@ -1,4 +1,5 @@
-"""One card named twice in one place becomes one detection (photos only).
+"""One deck in a photo: one card named twice in one place becomes one detection, and a name held twice
+goes to the likelier holder (:func:`one_of_each`, photos only, where ``ONE_DECK`` says).
 
 The detector has no class-aware suppression: its end-to-end head and the photo
 settings' extra views (shrunk view, faint boxes, outlines, row strips) often box
@@ -63,4 +64,55 @@ def merge_same_cards(detections: list[Detection], iou_min: float = MERGE_IOU) ->
             weights = np.ones(len(g))
         mean = (boxes * weights[:, None]).sum(axis=0) / weights.sum()
         out.append(replace(g[0], box=tuple(float(v) for v in mean)))
+    return out
+
+
+# A face keeps a name that the likeliest reading of the frame gives another detection only where that costs
+# less than this (nats, on top of its own best): where its free runner-ups are all under e^-3 (5 %) of its best
+# reading, the table or the user weighs two cards named alike (a second deck, a misread) rather than a guess.
+DUPLICATE_COST = 3.0
+
+
+def one_of_each(detections: list[Detection], duplicate_cost: float = DUPLICATE_COST) -> list[Detection]:
+    """``detections`` named as one deck most likely is: each face takes its name or one of its runner-ups so
+    that no name is held twice and the names' joint probability is highest (an assignment,
+    ``scipy.optimize.linear_sum_assignment`` on -log confidence); a face may keep a name another holds at
+    ``duplicate_cost`` more where its box is surely a card, at less the less sure the detector is that it
+    is one (without this a stray box, read surely as some card, would take that card's name from the card
+    itself: each face takes one name, so the detector's score alone would not count).  A renamed face's confidence is its new name's, its old name its first runner-up.
+    Backs are left as they are.  Surest first, as :meth:`CardDetector.detect` sorts.
+
+    Why: a deck holds each card once, and :func:`merge_same_cards` only makes one of boxes named alike that
+    overlap.  A card half under another is often named as a card in view nearby, with its own name among its
+    runner-ups; the card in view, read surely, keeps the name at little cost.  An assignment rather than
+    surest-first: a covered card misread surely must not take the name from the card that shows it whole
+    (whose runner-ups are all unlikely)."""
+    faces = [d for d in detections if d.card != "back"]
+    if len({d.card for d in faces}) == len(faces):
+        return sorted(detections, key=lambda d: -d.confidence)
+    options = [{d.card: d.confidence, **{n: c for n, c in d.alternatives if n != "back" and n != d.card}}
+               for d in faces]
+    names = sorted({n for o in options for n in o})
+    column = {n: j for j, n in enumerate(names)}
+    cost = np.full((len(faces), len(names) + len(faces)), 1e9)
+    for i, (d, o) in enumerate(zip(faces, options)):
+        for n, c in o.items():
+            cost[i, column[n]] = -np.log(max(c, 1e-12))
+        # a duplicate costs only as far as the box is a card at all (a stray box's name harms nobody)
+        sure = min(max(d.detector_confidence, 0.0), 1.0)
+        cost[i, len(names) + i] = (-np.log(max(d.confidence, 1e-12))
+                                   - np.log((1.0 - sure) + sure * np.exp(-duplicate_cost)))
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(cost)
+    out = [d for d in detections if d.card == "back"]
+    for i, j in zip(rows, cols):
+        d = faces[i]
+        if j < len(names) and names[j] != d.card:
+            name, conf = names[j], options[i][names[j]]
+            d = replace(d, card=name, confidence=conf,
+                        rank_confidence=conf / d.detector_confidence if d.detector_confidence > 0 else conf,
+                        alternatives=((d.card, d.confidence), *(a for a in d.alternatives if a[0] != name)))
+        out.append(d)
+    out.sort(key=lambda d: -d.confidence)
     return out

@@ -10,7 +10,7 @@ import pytest
 
 from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
 from companion.vision.evaluate import iou
-from companion.vision.merging import MERGE_IOU, merge_same_cards
+from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -65,3 +65,48 @@ def test_a_photo_merges_a_card_boxed_twice_and_the_table_does_not():
     assert photo_settings()["merge_iou"] == MERGE_IOU and photo_settings(merge_iou=0)["merge_iou"] is None
     with pytest.raises(ValueError, match="merge_iou"):
         CardDetector("french", merge_iou=1.5)
+
+
+def test_a_name_held_twice_goes_to_the_surer_box_and_the_other_takes_its_free_runner_up():
+    """A card half under the QH read as QH from the index beside it, its own name (5D) next: the surer QH keeps
+    the name and the covered card becomes 5D at 5D's confidence; a runner-up already held (KH) is passed over,
+    a face with no free runner-up keeps its name, backs are left alone, and the result is surest first."""
+    upper = Detection("QH", 0.9 * 0.95, (0.0, 0.0, 60.0, 90.0), 0.95, 0.9, (("QD", 0.02),))
+    king = Detection("KH", 0.8 * 0.9, (100.0, 0.0, 160.0, 90.0), 0.9, 0.8, ())
+    covered = Detection("QH", 0.8 * 0.5, (30.0, 40.0, 90.0, 130.0), 0.5, 0.8, (("KH", 0.3), ("5D", 0.2), ("5H", 0.1)))
+    stuck = Detection("KH", 0.1, (300.0, 0.0, 360.0, 90.0), 0.2, 0.5, (("QH", 0.05),))
+    backs = [Detection("back", 0.7, (400.0, 0.0, 460.0, 90.0)), Detection("back", 0.6, (500.0, 0.0, 560.0, 90.0))]
+    out = one_of_each([covered, stuck, upper, king, *backs])
+    assert [d.confidence for d in out] == sorted((d.confidence for d in out), reverse=True)
+    by_box = {d.box: d for d in out}
+    assert by_box[upper.box] == upper and by_box[king.box] == king
+    moved = by_box[covered.box]
+    assert (moved.card, moved.confidence, moved.detector_confidence) == ("5D", 0.2, 0.8)
+    assert moved.rank_confidence == pytest.approx(0.25) and moved.alternatives == (("QH", 0.4), ("KH", 0.3), ("5H", 0.1))
+    assert by_box[stuck.box] == stuck  # KH and QH both held: nothing free to take
+    assert [d for d in out if d.card == "back"] == backs
+    assert one_of_each([]) == []
+
+
+def test_a_covered_card_misread_surely_does_not_take_the_name_from_the_card_in_view():
+    """The card in view reads KS at 0.7 with nothing else likely; the covered one misreads KS at 0.8 with its
+    own 7H at 0.15.  Surest-first would rename the card in view; the likeliest naming of the frame keeps its
+    KS and gives the covered card 7H.  With nothing else likely for either, both keep KS (a second deck, or a
+    misread the table asks about) -- unless a duplicate is made dear."""
+    in_view = Detection("KS", 0.7, (0.0, 0.0, 60.0, 90.0), 0.7, 1.0, (("KC", 0.01),))
+    covered = Detection("KS", 0.8, (40.0, 30.0, 100.0, 120.0), 0.8, 1.0, (("7H", 0.15), ("KC", 0.02)))
+    out = {d.box: d for d in one_of_each([in_view, covered])}
+    assert out[in_view.box] == in_view
+    assert (out[covered.box].card, out[covered.box].confidence) == ("7H", 0.15)
+    alone = Detection("KS", 0.8, (40.0, 30.0, 100.0, 120.0), 0.8, 1.0, (("7H", 0.01),))
+    assert [d.card for d in one_of_each([in_view, alone])] == ["KS", "KS"]
+    dear = {d.box: d.card for d in one_of_each([in_view, alone], duplicate_cost=10.0)}
+    assert dear == {alone.box: "KS", in_view.box: "KC"}  # the less sure of the two gives way
+
+
+def test_the_photo_settings_carry_the_one_deck_naming_and_the_table_goes_without():
+    from companion.vision.detector import ONE_DECK
+
+    assert photo_settings()["one_deck"] is ONE_DECK
+    assert photo_settings(one_deck=True)["one_deck"] is True and photo_settings(one_deck=False)["one_deck"] is False
+    assert CardDetector("french").one_deck is False  # the table's tracker weighs names over frames
