@@ -302,25 +302,44 @@ class CardParts:
         return cls(ranks, suits, back)
 
 
-def split_faces(p: np.ndarray, parts: CardParts) -> tuple[np.ndarray, np.ndarray]:
-    """The rank and the suit distributions (N x ranks, N x suits) of readings ``p`` given that the cards are
-    faces (the back's share dropped, the rest renormalised)."""
+def _faces_only(p: np.ndarray, parts: CardParts) -> np.ndarray:
+    """Readings ``p`` given that the cards are faces: the back's share dropped, the rest renormalised."""
     q = p.copy()
     if parts.back is not None:
         q[:, parts.back] = 0.0
-    q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+    return q / np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+
+
+def _softmax_faces(logf: np.ndarray, parts: CardParts) -> np.ndarray:
+    """Log-readings of N cards as probabilities over the faces (the back's class at 0)."""
+    logf = logf.copy()
+    if parts.back is not None:
+        logf[:, parts.back] = -np.inf
+    logf -= logf.max(axis=1, keepdims=True)
+    faces = np.exp(logf)
+    return faces / faces.sum(axis=1, keepdims=True)
+
+
+def split_faces(p: np.ndarray, parts: CardParts) -> tuple[np.ndarray, np.ndarray]:
+    """The rank and the suit distributions (N x ranks, N x suits) of readings ``p`` given that the cards are
+    faces (the back's share dropped, the rest renormalised)."""
+    q = _faces_only(p, parts)
     return q @ parts.ranks, q @ parts.suits
 
 
 def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weight: float,
                  rank_weight: float, back_weight: float | None = None, rank_floor: float = 0.0,
-                 whole_rank_sure: float = 0.0) -> np.ndarray:
+                 whole_rank_sure: float = 0.0, joint_weight: float = 0.0) -> np.ndarray:
     """Like :func:`mix_readings`, but the rank, the suit and face-or-back are mixed apart: the corners
     count ``rank_weight`` in the rank, ``weight`` in the suit, ``back_weight`` (default ``weight``)
     in whether the card is a back.  ``rank_floor`` (0..1) mixes each model's rank distribution with that
     share of a uniform one first, so that neither model's near-zero can veto a rank the other reads surely.
     ``whole_rank_sure``: a card whose whole-card rank reading is below this at its likeliest rank takes its
-    rank from the corners alone (see ``WHOLE_RANK_SURE``).
+    rank from the corners alone (see ``WHOLE_RANK_SURE``).  ``joint_weight`` (0..1): the share of the two
+    readings' faces mixed whole (rank and suit together, floored like the rank) in a weighted geometric mean
+    with the parts' product, so that a card neither reading holds likely (a covered card's suit with the rank
+    of the index beside it) is not made up of the parts alone.  A mean, not an added term: an added term made
+    every reading surer.  0 (the default): the product only.
 
     Each reading's faces are split into a rank and a suit distribution (their
     sums over the classes of that rank, of that suit), each part is mixed as a
@@ -351,11 +370,11 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     log_rank = log_mean(rank_w, rank_c, rank_share)
     log_suit = log_mean(suit_w, suit_c, weight)
     logf = log_rank @ parts.ranks.T + log_suit @ parts.suits.T
-    if parts.back is not None:
-        logf[:, parts.back] = -np.inf
-    logf -= logf.max(axis=1, keepdims=True)
-    faces = np.exp(logf)
-    faces /= faces.sum(axis=1, keepdims=True)
+    faces = _softmax_faces(logf, parts)
+    if joint_weight > 0.0:
+        n_faces = parts.ranks.sum()
+        joint_w, joint_c = (_faces_only(p, parts) * (1.0 - rank_floor) + rank_floor / n_faces for p in (whole, corners))
+        faces = _softmax_faces((1.0 - joint_weight) * logf + joint_weight * log_mean(joint_w, joint_c, rank_share), parts)
     if parts.back is None:
         return faces
     b = parts.back
@@ -566,7 +585,7 @@ class CardDetector:
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
-                 hidden: str = HIDDEN_MODE, one_deck: bool = False) -> None:
+                 hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -625,6 +644,9 @@ class CardDetector:
         if not 0.0 <= whole_rank_sure <= 1.0:
             raise ValueError(f"whole_rank_sure must be in [0, 1], got {whole_rank_sure!r}")
         self.whole_rank_sure = whole_rank_sure
+        if not 0.0 <= joint_weight <= 1.0:
+            raise ValueError(f"joint_weight must be in [0, 1], got {joint_weight!r}")
+        self.joint_weight = joint_weight
         self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
@@ -860,7 +882,7 @@ class CardDetector:
         if self.rank_weight is None or self.corner_weight <= 0.0:
             return mix_readings(whole, corners, self.corner_weight)
         return mix_by_parts(whole, corners, self.parts, self.corner_weight, self.rank_weight, self.back_weight,
-                            self.rank_floor, self.whole_rank_sure)
+                            self.rank_floor, self.whole_rank_sure, self.joint_weight)
 
     def whole_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
         """The whole-card classifier's probabilities (N x classes).

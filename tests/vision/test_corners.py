@@ -188,6 +188,28 @@ def test_card_parts_name_each_class_rank_and_suit():
     assert parts.suits.tolist() == [[1, 0], [0, 1], [0, 1], [0, 0]]  # suits sorted: "C", "H"
 
 
+def test_the_joint_term_keeps_a_covered_card_from_being_made_of_two_cards_parts():
+    """A covered 8D whose crop and corners also show the 9H above it: both readings split between 8D and 9H.
+    Rank times suit makes 9D and 8H as likely as either real card; with the joint term the two cards the
+    readings name stay ahead of the made-up ones, and the rank-from-corners case above is unchanged."""
+    names = {0: "8D", 1: "9D", 2: "8H", 3: "9H", 4: "back"}
+    parts = CardParts.from_names(names)
+    whole = np.array([[0.50, 0.01, 0.01, 0.47, 0.01]])
+    corners = np.array([[0.45, 0.02, 0.02, 0.50, 0.01]])
+    product = mix_by_parts(whole, corners, parts, 0.6, 0.8, rank_floor=0.05)
+    assert abs(product[0, 1] - product[0, 0]) < 0.05  # the made-up 9D about as likely as the 8D
+    joint = mix_by_parts(whole, corners, parts, 0.6, 0.8, rank_floor=0.05, joint_weight=0.3)
+    assert min(joint[0, 0], joint[0, 3]) > 2 * max(joint[0, 1], joint[0, 2])
+    assert np.allclose(joint.sum(axis=1), 1.0) and np.allclose(joint[0, 4], product[0, 4])
+    assert np.allclose(mix_by_parts(whole, corners, parts, 0.6, 0.8, rank_floor=0.05, joint_weight=0.0), product)
+    names7 = {0: "7C", 1: "7H", 2: "3C", 3: "3H", 4: "back"}
+    w7, c7 = np.array([[0.001, 0.02, 0.01, 0.95, 0.019]]), np.array([[0.55, 0.35, 0.04, 0.04, 0.02]])
+    assert names7[int(mix_by_parts(w7, c7, CardParts.from_names(names7), 0.6, 0.8, rank_floor=0.05,
+                                   joint_weight=0.3).argmax())] == "7H"
+    with pytest.raises(ValueError, match="joint_weight"):
+        CardDetector("french", joint_weight=1.5)
+
+
 def test_rank_from_the_corners_and_suit_from_the_whole_card_make_one_card():
     """An unseen deck: the corners read the rank (7) but doubt the suit; the whole card sees the big
     pips' suit (hearts) but names another rank.  Mixed as whole cards, the whole card's wrong 3H
