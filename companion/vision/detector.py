@@ -175,6 +175,9 @@ SUIT_CORNER_WEIGHT = 0.4
 # added false detections (0.108 -> 0.162 a photo); "drop" kept the real photos (492 of 527) (models/README.md).
 HIDDEN_MODES = ("drop", "weigh")
 HIDDEN_MODE = "drop"
+# Photos mix the two readings' faces whole into rank times suit with this share (:func:`mix_by_parts`'s
+# ``joint_weight``; the table: 0).
+JOINT_WEIGHT = 0.0
 # Photos show one deck: the frame's faces named as one deck most likely is (no name held twice;
 # :func:`companion.vision.merging.one_of_each`).  Off until measured on unseen scenes (session 42: on the
 # first 200 scenes of val43, already read, mAP50 0.6294 -> 0.6310, named right 0.6691 -> 0.6707).
@@ -457,7 +460,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    outlines: bool | None = None, faint_conf: float | None = None,
                    faint_min_prob: float | None = None, rows: bool | None = None,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
-                   photo_corners: bool = True, one_deck: bool | None = None) -> dict:
+                   photo_corners: bool = True, one_deck: bool | None = None,
+                   joint_weight: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -466,7 +470,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
     and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
     a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
-    can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the corners read with the
+    can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
+    beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read with the
     photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -484,7 +489,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
-            "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck}
+            "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
+            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight}
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:

@@ -428,9 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--whole-rank-sure", type=float, default=WHOLE_RANK_SURE,
                    help="the whole card's rank counts only where its likeliest rank is at least this "
                         "(with --rank-weight; default %(default)s; 0: always)")
-    p.add_argument("--joint-weight", type=float, default=0.0,
-                   help="with --rank-weight: how much the readings' faces mixed whole count beside the product of "
-                        "rank and suit (0: the product only)")
+    p.add_argument("--joint-weight", type=float, default=None,
+                   help="with --rank-weight: the share of the readings' faces mixed whole beside the product of "
+                        "rank and suit (default JOINT_WEIGHT; 0: the product only)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -469,13 +469,13 @@ def main(argv: list[str] | None = None) -> int:
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
-                                whole_rank_sure=args.whole_rank_sure, joint_weight=args.joint_weight,
-                                paper_rows=args.paper_rows or None,
+                                whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 row_reach=args.row_reach or None, hidden=args.hidden,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
-                                                 photo_corners=not args.table_corners, one_deck=args.one_deck))
+                                                 photo_corners=not args.table_corners, one_deck=args.one_deck,
+                                                 joint_weight=args.joint_weight))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded

@@ -104,9 +104,13 @@ def test_a_covered_card_misread_surely_does_not_take_the_name_from_the_card_in_v
     assert dear == {alone.box: "KS", in_view.box: "KC"}  # the less sure of the two gives way
 
 
-def test_the_photo_settings_carry_the_one_deck_naming_and_the_table_goes_without():
+def test_the_photo_settings_carry_the_one_deck_naming_and_the_joint_term_and_the_table_goes_without():
     from companion.vision.detector import ONE_DECK
 
     assert photo_settings()["one_deck"] is ONE_DECK
     assert photo_settings(one_deck=True)["one_deck"] is True and photo_settings(one_deck=False)["one_deck"] is False
     assert CardDetector("french").one_deck is False  # the table's tracker weighs names over frames
+    from companion.vision.detector import JOINT_WEIGHT
+
+    assert photo_settings()["joint_weight"] == JOINT_WEIGHT and photo_settings(joint_weight=0.3)["joint_weight"] == 0.3
+    assert CardDetector("french").joint_weight == 0.0  # the table's reading is the product of rank and suit
