@@ -186,7 +186,8 @@ JOINT_WEIGHT = 0.3
 # Photos show one deck: the frame's faces named as one deck most likely is (no name held twice;
 # :func:`companion.vision.merging.one_of_each`).  Off: session 42, on the first 200 scenes of val43 mAP50
 # 0.6294 -> 0.6310 (named right 0.6691 -> 0.6707), on 600 unseen scenes (val44, with ``JOINT_WEIGHT``) 0.6392
-# -> 0.6411, under the +0.003 its rule asked.  A covered card's misreading is seldom another card's name.
+# -> 0.6411, under the +0.003 its rule asked.  A fifth of the covered cards' misreadings
+# (33 of 176, val43) are another card's name: the most it can mend.
 ONE_DECK = False
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
