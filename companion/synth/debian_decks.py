@@ -97,7 +97,7 @@ def unpack_decks(deb: bytes, root: Path) -> list[Design]:
     data = next((v for k, v in ar_members(deb).items() if k.startswith("data.tar")), None)
     if data is None:
         raise ArtError("the package has no data.tar member")
-    wanted = {f"./{CARDS_DIR}/{stem}.svgz": stem for stem in DECKS} | {f"{CARDS_DIR}/{stem}.svgz": stem for stem in DECKS}
+    wanted = {f"{lead}{CARDS_DIR}/{stem}.svgz": stem for stem in DECKS for lead in ("./", "")}
     root.mkdir(parents=True, exist_ok=True)
     try:
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:  # xz or gz: what Python's tarfile reads

@@ -177,9 +177,9 @@ SUIT_CORNER_WEIGHT = 0.4
 HIDDEN_MODES = ("drop", "weigh")
 HIDDEN_MODE = "drop"
 # Photos mix the two readings' faces whole into rank times suit with this share (:func:`mix_by_parts`'s
-# ``joint_weight``; the table: 0, not measured there).  Session 42 (v13 "drop"; chosen among 0.3, 0.6, 1.0 on
-# val43's first 200 scenes, 0.6294 -> 0.6410): on 600 unseen scenes of each of two seeds mAP50 0.6293 -> 0.6392
-# and 0.6190 -> 0.6303 (partly covered cards named right 0.506 -> 0.515, 0.508 -> 0.526); with it faint boxes
+# ``joint_weight``; the table: 0, not measured there).  Session 42 (v13 "drop"; chosen among 0.15, 0.3, 0.5 on
+# val43's first 200 scenes: 0.6294 -> 0.6360, 0.6410, 0.6390): on 600 unseen scenes of each of two seeds
+# mAP50 0.6293 -> 0.6392 and 0.6190 -> 0.6303 (partly covered cards named right 0.506 -> 0.515, 0.508 -> 0.526); with it faint boxes
 # are kept from p 0.40 (``FAINT_MIN_PROB``): real photos 249 = 249 (tune, false per photo 0.108 -> 0.101) and
 # 243 = 243 (test, 0.115 -> 0.088).
 JOINT_WEIGHT = 0.3
@@ -383,8 +383,10 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     faces = _softmax_faces(logf, parts)
     if joint_weight > 0.0:
         n_faces = parts.ranks.sum()
-        joint_w, joint_c = (_faces_only(p, parts) * (1.0 - rank_floor) + rank_floor / n_faces for p in (whole, corners))
-        faces = _softmax_faces((1.0 - joint_weight) * logf + joint_weight * log_mean(joint_w, joint_c, rank_share), parts)
+        joint_w, joint_c = (_faces_only(p, parts) * (1.0 - rank_floor) + rank_floor / n_faces
+                            for p in (whole, corners))
+        joint = log_mean(joint_w, joint_c, rank_share)
+        faces = _softmax_faces((1.0 - joint_weight) * logf + joint_weight * joint, parts)
     if parts.back is None:
         return faces
     b = parts.back
@@ -478,8 +480,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
     a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
     can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
-    beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read with the
-    photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
+    beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
+    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF

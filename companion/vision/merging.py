@@ -79,12 +79,14 @@ def one_of_each(detections: list[Detection], duplicate_cost: float = DUPLICATE_C
     ``scipy.optimize.linear_sum_assignment`` on -log confidence); a face may keep a name another holds at
     ``duplicate_cost`` more where its box is surely a card, at less the less sure the detector is that it
     is one (without this a stray box, read surely as some card, would take that card's name from the card
-    itself: each face takes one name, so the detector's score alone would not count).  A renamed face's confidence is its new name's, its old name its first runner-up.
-    Backs are left as they are.  Surest first, as :meth:`CardDetector.detect` sorts.
+    itself: each face takes one name, so the detector's score alone would not count).  A renamed face's
+    confidence is its new name's, its old name its first runner-up.  Backs are left as they are.  Surest
+    first, as :meth:`CardDetector.detect` sorts.
 
     Why: a deck holds each card once, and :func:`merge_same_cards` only makes one of boxes named alike that
-    overlap.  A card half under another is often named as a card in view nearby, with its own name among its
-    runner-ups; the card in view, read surely, keeps the name at little cost.  An assignment rather than
+    overlap.  A card half under another is sometimes named as a card in view nearby (a fifth of the covered
+    cards' misreadings on synthetic scenes), its own name among its runner-ups; the card in view, read
+    surely, keeps the name at little cost.  Off by default (``ONE_DECK``): the gain measured was small.  An assignment rather than
     surest-first: a covered card misread surely must not take the name from the card that shows it whole
     (whose runner-ups are all unlikely)."""
     faces = [d for d in detections if d.card != "back"]

@@ -82,7 +82,8 @@ def test_a_name_held_twice_goes_to_the_surer_box_and_the_other_takes_its_free_ru
     assert by_box[upper.box] == upper and by_box[king.box] == king
     moved = by_box[covered.box]
     assert (moved.card, moved.confidence, moved.detector_confidence) == ("5D", 0.2, 0.8)
-    assert moved.rank_confidence == pytest.approx(0.25) and moved.alternatives == (("QH", 0.4), ("KH", 0.3), ("5H", 0.1))
+    assert moved.rank_confidence == pytest.approx(0.25)
+    assert moved.alternatives == (("QH", 0.4), ("KH", 0.3), ("5H", 0.1))
     assert by_box[stuck.box] == stuck  # KH and QH both held: nothing free to take
     assert [d for d in out if d.card == "back"] == backs
     assert one_of_each([]) == []
