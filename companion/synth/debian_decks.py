@@ -140,8 +140,9 @@ def fetch_trixie_decks(root: Path | None = None, urls: tuple[str, ...] | None = 
     then stops before rendering anything, rather than training on fewer designs than asked for.  ``urls``:
     where to look (default :data:`URLS`, after ``$COMPANION_DEBIAN_MIRROR``'s pool when set)."""
     root = root or decks_dir()
-    if len(trixie_designs(root)) == len(DECKS):
-        return trixie_designs(root)
+    present = trixie_designs(root)
+    if len(present) == len(DECKS):
+        return present
     blob = _download(URLS if urls is None else urls)
     root.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=root.parent) as tmp:  # beside root: the moves below stay on one disk

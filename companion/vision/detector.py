@@ -179,9 +179,9 @@ HIDDEN_MODE = "drop"
 # Photos mix the two readings' faces whole into rank times suit with this share (:func:`mix_by_parts`'s
 # ``joint_weight``; the table: 0, not measured there).  Session 42 (v13 "drop"; chosen among 0.15, 0.3, 0.5 on
 # val43's first 200 scenes: 0.6294 -> 0.6360, 0.6410, 0.6390): on 600 unseen scenes of each of two seeds
-# mAP50 0.6293 -> 0.6392 and 0.6190 -> 0.6303 (partly covered cards named right 0.506 -> 0.515, 0.508 -> 0.526); with it faint boxes
-# are kept from p 0.40 (``FAINT_MIN_PROB``): real photos 249 = 249 (tune, false per photo 0.108 -> 0.101) and
-# 243 = 243 (test, 0.115 -> 0.088).
+# mAP50 0.6293 -> 0.6392 and 0.6190 -> 0.6303 (partly covered cards named right 0.506 -> 0.515, 0.508 ->
+# 0.526); with it faint boxes are kept from p 0.40 (``FAINT_MIN_PROB``): real photos 249 = 249 (tune, false
+# per photo 0.108 -> 0.101) and 243 = 243 (test, 0.115 -> 0.088).
 JOINT_WEIGHT = 0.3
 # Photos show one deck: the frame's faces named as one deck most likely is (no name held twice;
 # :func:`companion.vision.merging.one_of_each`).  Off: session 42, on the first 200 scenes of val43 mAP50
@@ -380,13 +380,12 @@ def mix_by_parts(whole: np.ndarray, corners: np.ndarray, parts: CardParts, weigh
     log_rank = log_mean(rank_w, rank_c, rank_share)
     log_suit = log_mean(suit_w, suit_c, weight)
     logf = log_rank @ parts.ranks.T + log_suit @ parts.suits.T
-    faces = _softmax_faces(logf, parts)
     if joint_weight > 0.0:
         n_faces = parts.ranks.sum()
         joint_w, joint_c = (_faces_only(p, parts) * (1.0 - rank_floor) + rank_floor / n_faces
                             for p in (whole, corners))
-        joint = log_mean(joint_w, joint_c, rank_share)
-        faces = _softmax_faces((1.0 - joint_weight) * logf + joint_weight * joint, parts)
+        logf = (1.0 - joint_weight) * logf + joint_weight * log_mean(joint_w, joint_c, rank_share)
+    faces = _softmax_faces(logf, parts)
     if parts.back is None:
         return faces
     b = parts.back

@@ -136,8 +136,9 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
             right = boxed and best["card"] == g["card"]
             keys = ["all"]
             if "visible" in g:
-                keys.append("in_full_view" if g["visible"] >= 0.99 else "partly_covered")
-                if g["visible"] < 0.99 and "index_visible" in g:
+                covered = g["visible"] < 0.99
+                keys.append("partly_covered" if covered else "in_full_view")
+                if covered and "index_visible" in g:
                     keys.append("covered_index_seen" if g["index_visible"] >= INDEX_WHOLE else "covered_index_hidden")
             for k in keys:
                 groups[k][0] += 1

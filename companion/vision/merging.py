@@ -86,9 +86,9 @@ def one_of_each(detections: list[Detection], duplicate_cost: float = DUPLICATE_C
     Why: a deck holds each card once, and :func:`merge_same_cards` only makes one of boxes named alike that
     overlap.  A card half under another is sometimes named as a card in view nearby (a fifth of the covered
     cards' misreadings on synthetic scenes), its own name among its runner-ups; the card in view, read
-    surely, keeps the name at little cost.  Off by default (``ONE_DECK``): the gain measured was small.  An assignment rather than
-    surest-first: a covered card misread surely must not take the name from the card that shows it whole
-    (whose runner-ups are all unlikely)."""
+    surely, keeps the name at little cost.  An assignment rather than surest-first: a covered card misread
+    surely must not take the name from the card that shows it whole (whose runner-ups are all unlikely).
+    Off by default (``ONE_DECK``): the gain measured was small."""
     faces = [d for d in detections if d.card != "back"]
     if len({d.card for d in faces}) == len(faces):
         return sorted(detections, key=lambda d: -d.confidence)
