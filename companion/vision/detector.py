@@ -174,7 +174,9 @@ SUIT_CORNER_WEIGHT = 0.4
 # window counts for less, :func:`corners_for_faces`).  "drop" is the default: with session 41's photo corner
 # model (v13) "weigh" read 0.008 more synthetic mAP50 on val40 but lost real cards (tune half 249 -> 246) and
 # added false detections (0.108 -> 0.162 a photo); "drop" kept the real photos (492 of 527) (models/README.md).
-HIDDEN_MODES = ("drop", "weigh")
+# "overlap": "weigh" for a card whose box another box overlaps (``OVERLAP_MIN``), "drop" for the rest: only a
+# card with another on it can have an index under a card, and a lone box on clutter read surer by "weigh".
+HIDDEN_MODES = ("drop", "weigh", "overlap")
 HIDDEN_MODE = "drop"
 # Photos mix the two readings' faces whole into rank times suit with this share (:func:`mix_by_parts`'s
 # ``joint_weight``; the table: 0, not measured there).  Session 42 (v13 "drop"; chosen among 0.15, 0.3, 0.5 on
@@ -189,6 +191,8 @@ JOINT_WEIGHT = 0.3
 # -> 0.6411, under the +0.003 its rule asked.  A fifth of the covered cards' misreadings
 # (33 of 176, val43) are another card's name: the most it can mend.
 ONE_DECK = False
+# A box is overlapped when another box covers at least this share of it (``HIDDEN_MODE`` "overlap").
+OVERLAP_MIN = 0.05
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
@@ -578,7 +582,8 @@ class CardDetector:
     (:func:`companion.vision.merging.merge_same_cards`; photos: ``MERGE_IOU``; the table: None, not).
     ``one_deck``: no face name held twice where a runner-up can take its place, the frame named as one deck
     most likely is (:func:`companion.vision.merging.one_of_each`; photos: ``ONE_DECK``; the table: not, its
-    tracker knows which cards were played).
+    tracker knows which cards were played).  ``overlap_min``: with ``hidden`` "overlap", a card's box is
+    overlapped (its corners weighed by how far each is not hidden) when another box covers this share of it.
     ``photo_corners``: read the corners with ``card-corners-<family>-photo.onnx`` when the models folder has
     one (else the table's file).  Why two: session 37's corner classifier, trained on partly covered cards'
     corners, reads photos better but lost table hands, whose small blurred corners the table's model was
@@ -599,7 +604,8 @@ class CardDetector:
                  faint_min_prob: float = FAINT_MIN_PROB, rows: bool = False,
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
-                 hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0) -> None:
+                 hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
+                 overlap_min: float = OVERLAP_MIN) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -676,6 +682,9 @@ class CardDetector:
         if hidden not in HIDDEN_MODES:
             raise ValueError(f"hidden must be one of {HIDDEN_MODES}, got {hidden!r}")
         self.hidden_mode = hidden
+        if not 0.0 < overlap_min <= 1.0:
+            raise ValueError(f"overlap_min must be in (0, 1], got {overlap_min!r}")
+        self.overlap_min = overlap_min
         self.corner_hidden: int | None = None  # the corner model's HIDDEN class, if it has one
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
@@ -806,12 +815,14 @@ class CardDetector:
         return ([r[0][0] if r else "?" for r in readings],
                 np.array([r[0][1] if r else 0.0 for r in readings], dtype=np.float64))
 
-    def readings(self, image_bgr: np.ndarray, boxes: np.ndarray, k: int = 3) -> list[list[tuple[str, float]]]:
+    def readings(self, image_bgr: np.ndarray, boxes: np.ndarray, k: int = 3,
+                 overlapped: np.ndarray | None = None) -> list[list[tuple[str, float]]]:
         """The ``k`` likeliest names of each card box, with probabilities, best first.
 
         The runners-up matter at the table: when the best reading is impossible
         (already played, not in the deck) the tracker asks about the next ones.
-        An empty list where no crop could be cut.
+        An empty list where no crop could be cut.  ``overlapped`` (N bools, :func:`overlapped_boxes`): which
+        cards another box overlaps (read with ``hidden_mode`` "overlap"; None: none).
         """
         crops, ok = [], []
         for i, b in enumerate(boxes):
@@ -837,7 +848,7 @@ class CardDetector:
                 if self.rectify == "both" and size == self.crop:
                     whole = big
                 upright = None
-        out = self.classify_crops(whole, big, upright)
+        out = self.classify_crops(whole, big, upright, None if overlapped is None else np.asarray(overlapped)[ok])
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
@@ -847,7 +858,8 @@ class CardDetector:
         return out_list
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
-                       upright: list[np.ndarray | None] | None = None) -> np.ndarray:
+                       upright: list[np.ndarray | None] | None = None,
+                       overlapped: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities (N x classes) for N crops made by :func:`crop_card`
         (``corner_crops``: the same cards cut at ``corner_crop``, for the corners):
         the whole card's reading, mixed with the index corners' when a corner model is loaded.
@@ -864,10 +876,11 @@ class CardDetector:
         out = self.whole_readings(crops_bgr)
         if self.corners is not None:
             base = crops_bgr if corner_crops is None else corner_crops
-            corners = self.corner_readings(base)
+            corners = self.corner_readings(base, overlapped=overlapped)
             found = [j for j, u in enumerate(upright or []) if u is not None]
             if found:
-                turned = self.corner_readings(np.stack([upright[j] for j in found]))
+                turned = self.corner_readings(np.stack([upright[j] for j in found]),
+                                              overlapped=None if overlapped is None else overlapped[found])
                 corners[found] = (corners[found] + turned) / 2.0
             out = self.mix(out, corners)
             if self.suit_corner_weight > 0.0 and self.back_index is not None:
@@ -911,7 +924,8 @@ class CardDetector:
         return (out[:n] + out[n:]) / 2.0 if self.tta else out
 
     def corner_readings(self, crops_bgr: np.ndarray,
-                        shifts: tuple[tuple[float, float], ...] | None = None) -> np.ndarray:
+                        shifts: tuple[tuple[float, float], ...] | None = None,
+                        overlapped: np.ndarray | None = None) -> np.ndarray:
         """The corner classifier's probabilities (N x classes), both corners combined
         (:func:`corners_for_faces`; averaged for a model without a back class), averaged over the
         windows of ``shifts`` (default ``corner_shifts``).
@@ -923,7 +937,11 @@ class CardDetector:
         views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
         out, seen = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
                                    self.corner_hidden)
-        weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
+        weigh = self.corner_hidden is not None and (self.hidden_mode == "weigh" or (
+            self.hidden_mode == "overlap" and overlapped is not None))
+        if weigh and self.hidden_mode == "overlap":  # a card nothing overlaps reads as with "drop"
+            lone = ~np.tile(np.asarray(overlapped, dtype=bool), 2 * len(shifts))
+            seen = np.where(lone, 1.0, seen)
         readings = []
         for k in range(len(shifts)):
             both, v = out[2 * n * k:2 * n * (k + 1)], seen[2 * n * k:2 * n * (k + 1)]
@@ -967,7 +985,7 @@ class CardDetector:
             cut = np.stack([crops[i] for i in ok])
             views = top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
             out[ok] = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
-                                     self.corner_hidden, renormalise=self.hidden_mode == "drop")[0]
+                                     self.corner_hidden, renormalise=self.hidden_mode != "weigh")[0]
         return out
 
     def _index_faces(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
@@ -1113,7 +1131,7 @@ class CardDetector:
         classifier mode) names them exactly as :meth:`detect` does.
         """
         read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes != BACK_CLASS)[0]
-        readings = self.readings(image_bgr, boxes[read], 4)
+        readings = self.readings(image_bgr, boxes[read], 4, overlapped_boxes(boxes, read, self.overlap_min))
         result: list[Detection] = []
         named: set[int] = set()
         for k, i in enumerate(read):
@@ -1148,6 +1166,15 @@ class CardDetector:
                                         float(scores[i])))
         result.sort(key=lambda d: -d.confidence)
         return result
+
+
+def overlapped_boxes(boxes: np.ndarray, which: np.ndarray, share: float = OVERLAP_MIN) -> np.ndarray:
+    """Which of ``boxes[which]`` another of ``boxes`` covers at least ``share`` of: the cards that can have an
+    index under another card."""
+    out = np.zeros(len(which), dtype=bool)
+    for k, i in enumerate(which):
+        out[k] = any(_inside(boxes[i], boxes[j]) >= share for j in range(len(boxes)) if j != i)
+    return out
 
 
 def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:

@@ -44,8 +44,9 @@ import numpy as np
 from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
-                                       ONE_WINDOW, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
-                                       ROW_REACH, WHOLE_RANK_SURE, CardDetector, photo_settings, read_image)
+                                       ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY,
+                                       RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector, photo_settings,
+                                       read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -462,7 +463,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
                    help="with a corner model that has a 'hidden' class: the hidden share is dropped and the rest "
-                        "renormalised (drop, the default) or a window read as hidden counts for less (weigh)")
+                        "renormalised (drop, the default) or a window read as hidden counts for less (weigh), or "
+                        "weigh for the cards another box overlaps and drop for the rest (overlap)")
+    p.add_argument("--overlap-min", type=float, default=OVERLAP_MIN,
+                   help="with --hidden overlap: a card's box is overlapped when another box covers this share of it")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -471,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
-                                row_reach=args.row_reach or None, hidden=args.hidden,
+                                row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,

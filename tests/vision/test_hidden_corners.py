@@ -11,7 +11,7 @@ import pytest
 from companion.paths import models_dir
 from companion.vision import detector as detector_module
 from companion.vision.detector import (HIDDEN, CardDetector, ModelError, classifier_file, corner_file, corners_for_faces,
-                                       photo_settings, without_hidden)
+                                       overlapped_boxes, photo_settings, without_hidden)
 
 # classes of the small examples: 7H, AH, back (index 2), then hidden (index 3) where a model has it
 
@@ -161,3 +161,56 @@ def test_a_checkpoint_gets_one_class_more_and_reads_as_before(tmp_path):
     assert torch.allclose(after[:, :3] / after[:, :3].sum(1, keepdim=True), before, atol=1e-5)
     with pytest.raises(ValueError, match="already has a class"):
         add_class(dst, tmp_path / "five.pt", "hidden", tmp_path / "runs")
+
+
+def test_a_box_is_overlapped_when_another_covers_enough_of_it():
+    boxes = np.array([[0, 0, 100, 100], [70, 0, 170, 100], [300, 0, 400, 100], [397, 0, 497, 100]], float)
+    # 0 and 1 share 30 % of each; 2 and 3 touch along a 3 % strip; nothing else meets
+    assert overlapped_boxes(boxes, np.arange(4)).tolist() == [True, True, False, False]
+    assert overlapped_boxes(boxes, np.arange(4), share=0.02).tolist() == [True, True, True, True]
+    assert overlapped_boxes(boxes, np.array([2, 0])).tolist() == [False, True]  # only the boxes asked about
+    assert overlapped_boxes(boxes[:1], np.arange(1)).tolist() == [False]
+
+
+class _CornersByPlace:
+    """Stands in for an ONNX corner session over ``n`` crops: every top-left window read as ``first``, every
+    bottom-right one as ``second`` (the views come as the top-left windows of all crops, then the bottom-right
+    ones, once per shift)."""
+
+    def __init__(self, n: int, first: np.ndarray, second: np.ndarray) -> None:
+        self.n, self.first, self.second = n, first, second
+
+    def run(self, _outputs, feeds):
+        (blob,) = feeds.values()
+        rows = [self.first if (v % (2 * self.n)) < self.n else self.second for v in range(len(blob))]
+        return [np.stack(rows).astype(np.float32)]
+
+
+def test_overlap_weighs_the_hidden_windows_of_overlapped_cards_alone(models_copy, monkeypatch):
+    photo = models_copy / corner_file("french", photo=True)
+    _with_hidden_names(monkeypatch, photo)
+    dets = {mode: CardDetector("french", models_dir=models_copy, hidden=mode, **photo_settings())
+            for mode in ("drop", "weigh", "overlap")}
+    n = len(dets["drop"].cls_names)
+    seven = next(i for i, name in dets["drop"].cls_names.items() if name == "7H")
+    ace = next(i for i, name in dets["drop"].cls_names.items() if name == "AH")
+    # the top-left window shows the card above's index (AH) and is read as mostly hidden; the bottom-right
+    # window shows the card's own index (7H)
+    first, second = np.zeros(n + 1), np.zeros(n + 1)
+    first[ace], first[n] = 0.2, 0.8
+    second[seven] = 1.0
+    for det in dets.values():
+        det.corners = _CornersByPlace(2, first, second)
+        det.corner_batch = None
+    crops = np.zeros((2, 96, 96, 3), np.uint8)
+    drop = dets["drop"].corner_readings(crops)
+    weigh = dets["weigh"].corner_readings(crops)
+    assert drop[0, ace] == pytest.approx(drop[0, seven], abs=1e-6)  # "drop": both windows count alike
+    assert weigh[0, seven] > 0.7 > weigh[0, ace]  # "weigh": the hidden window counts for less
+    # "overlap": the overlapped card (0) read as "weigh" reads it, the lone one (1) as "drop" does
+    mixed = dets["overlap"].corner_readings(crops, overlapped=np.array([True, False]))
+    assert np.allclose(mixed[0], weigh[0]) and np.allclose(mixed[1], drop[1])
+    # without overlap flags (the table's calls) "overlap" reads as "drop"
+    assert np.allclose(dets["overlap"].corner_readings(crops), drop)
+    with pytest.raises(ValueError, match="overlap_min"):
+        CardDetector("french", models_dir=models_copy, hidden="overlap", overlap_min=0.0)
