@@ -315,8 +315,8 @@ def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
     assert same.corner_crop is None and big.corner_crop == 192
     seen = []
     original = big.classify_crops
-    big.classify_crops = lambda crops, corner_crops=None, upright=None: seen.append((crops.shape, corner_crops.shape)) or original(
-        crops, corner_crops, upright)
+    big.classify_crops = lambda crops, corner_crops=None, upright=None, overlapped=None: seen.append(
+        (crops.shape, corner_crops.shape)) or original(crops, corner_crops, upright, overlapped)
     readings = big.readings(np.ascontiguousarray(image), box, 3)
     assert seen == [((1, 96, 96, 3), (1, 192, 192, 3))]
     assert len(readings[0]) == 3 and len(same.readings(np.ascontiguousarray(image), box, 3)[0]) == 3

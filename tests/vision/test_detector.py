@@ -225,7 +225,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     boxes = np.array([[10, 10, 70, 100], [100, 10, 160, 100]], dtype=np.float64)
     monkeypatch.setattr(det, "find_boxes", lambda image: (boxes, np.array([0.8, 0.7]), np.array([0, 1])))
 
-    def fake(crops, corner_crops=None, upright=None):
+    def fake(crops, corner_crops=None, upright=None, overlapped=None):
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.9, 0.05  # the "face" box is the deck
         out[1, index["7S"]], out[1, index["back"]], out[1, index["7C"]] = 0.6, 0.2, 0.1  # the "back" is 7S
@@ -241,7 +241,7 @@ def test_a_classifier_with_a_back_class_reads_every_box(french, monkeypatch):
     alternatives = [n for n, _ in got["7S"].alternatives]
     assert alternatives[0] == "7C" and "back" not in alternatives  # a back is not a runner-up card
 
-    def unsure(crops, corner_crops=None, upright=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
+    def unsure(crops, corner_crops=None, upright=None, overlapped=None):  # the classifier leans to "back" for the face box, but not surely: the detector's call stays
         out = np.full((len(crops), len(names)), 0.001)
         out[0, index["back"]], out[0, index["QH"]] = 0.5, 0.3
         out[1, index["7S"]], out[1, index["back"]] = 0.4, 0.35
@@ -387,7 +387,7 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
         return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
                 np.zeros(len(kept), dtype=int))
 
-    def fake(crops, corner_crops=None, upright=None):
+    def fake(crops, corner_crops=None, upright=None, overlapped=None):
         out = np.full((len(crops), len(det.cls_names)), 0.001)
         for k, crop in enumerate(crops):
             b, g, r = crop.reshape(-1, 3).mean(axis=0)

@@ -117,7 +117,7 @@ def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch)
         monkeypatch.setattr(det, "_boxes_at", lambda image, f, conf=None: (np.zeros((0, 4)), np.zeros(0), np.zeros(0, int)))
         index = {v: k for k, v in det.cls_names.items()}
 
-        def weak(crops, corner_crops=None, upright=None):
+        def weak(crops, corner_crops=None, upright=None, overlapped=None):
             out = np.full((len(crops), len(index)), 0.7 / (len(index) - 1))
             out[:, index["3S"]] = 0.3
             return out
