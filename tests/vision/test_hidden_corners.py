@@ -10,8 +10,8 @@ import pytest
 
 from companion.paths import models_dir
 from companion.vision import detector as detector_module
-from companion.vision.detector import (HIDDEN, CardDetector, ModelError, classifier_file, corner_file, corners_for_faces,
-                                       overlapped_boxes, photo_settings, without_hidden)
+from companion.vision.detector import (HIDDEN, HIDDEN_MODE, CardDetector, ModelError, classifier_file, corner_file,
+                                       corners_for_faces, overlapped_boxes, photo_settings, without_hidden)
 
 # classes of the small examples: 7H, AH, back (index 2), then hidden (index 3) where a model has it
 
@@ -92,7 +92,7 @@ def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_oth
     _with_hidden_names(monkeypatch, photo)
     det = CardDetector("french", models_dir=models_copy, **photo_settings())
     n = len(det.cls_names)
-    assert det.corner_hidden == n and det.hidden_mode == "drop"
+    assert det.corner_hidden == n and det.hidden_mode == HIDDEN_MODE == "overlap"
     assert CardDetector("french", models_dir=models_copy).corner_hidden is None  # the table's own model
     with pytest.raises(ValueError, match="hidden must be one of"):
         CardDetector("french", models_dir=models_copy, hidden="ignore")
@@ -109,7 +109,7 @@ def test_a_window_read_as_hidden_counts_for_less_in_the_readings(models_copy, mo
     photo = models_copy / corner_file("french", photo=True)
     _with_hidden_names(monkeypatch, photo)
     weigh = CardDetector("french", models_dir=models_copy, hidden="weigh", **photo_settings())
-    drop = CardDetector("french", models_dir=models_copy, **photo_settings())  # the default
+    drop = CardDetector("french", models_dir=models_copy, hidden="drop", **photo_settings())
     n = len(weigh.cls_names)
     seven = next(i for i, name in weigh.cls_names.items() if name == "7H")
     row = np.zeros(n + 1)
@@ -214,3 +214,20 @@ def test_overlap_weighs_the_hidden_windows_of_overlapped_cards_alone(models_copy
     assert np.allclose(dets["overlap"].corner_readings(crops), drop)
     with pytest.raises(ValueError, match="overlap_min"):
         CardDetector("french", models_dir=models_copy, hidden="overlap", overlap_min=0.0)
+
+
+def test_naming_boxes_says_which_cards_another_box_overlaps(models_copy, monkeypatch):
+    det = CardDetector("french", models_dir=models_copy, **photo_settings())
+    seen = []
+
+    def record(crops, corner_crops=None, upright=None, overlapped=None):
+        seen.append(None if overlapped is None else overlapped.tolist())
+        out = np.zeros((len(crops), len(det.cls_names)))
+        out[:, next(i for i, name in det.cls_names.items() if name == "7H")] = 1.0
+        return out
+
+    monkeypatch.setattr(det, "classify_crops", record)
+    image = np.full((300, 600, 3), 90, np.uint8)
+    boxes = np.array([[10, 10, 110, 150], [60, 10, 160, 150], [400, 10, 500, 150]], float)
+    found = det.name_boxes(image, boxes, np.array([0.9, 0.8, 0.7]), np.zeros(3, int))
+    assert len(found) == 3 and seen == [[True, True, False]]
