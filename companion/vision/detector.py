@@ -942,11 +942,11 @@ class CardDetector:
         views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
         out, seen = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
                                    self.corner_hidden)
-        weigh = self.corner_hidden is not None and (self.hidden_mode == "weigh" or (
-            self.hidden_mode == "overlap" and overlapped is not None))
-        if weigh and self.hidden_mode == "overlap":  # a card nothing overlaps reads as with "drop"
-            lone = ~np.tile(np.asarray(overlapped, dtype=bool), 2 * len(shifts))
-            seen = np.where(lone, 1.0, seen)
+        weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
+        if self.corner_hidden is not None and self.hidden_mode == "overlap" and overlapped is not None:
+            # an overlapped card's windows are weighed; a card nothing overlaps has them all seen ("drop")
+            seen = np.where(np.tile(np.asarray(overlapped, dtype=bool), 2 * len(shifts)), seen, 1.0)
+            weigh = True
         readings = []
         for k in range(len(shifts)):
             both, v = out[2 * n * k:2 * n * (k + 1)], seen[2 * n * k:2 * n * (k + 1)]

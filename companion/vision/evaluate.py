@@ -463,8 +463,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
                    help="with a corner model that has a 'hidden' class: the hidden share is dropped and the rest "
-                        "renormalised (drop, the default) or a window read as hidden counts for less (weigh), or "
-                        "weigh for the cards another box overlaps and drop for the rest (overlap)")
+                        "renormalised (drop), a window read as hidden counts for less (weigh), or weigh for the "
+                        "cards another box overlaps and drop for the rest (overlap, the default)")
     p.add_argument("--overlap-min", type=float, default=OVERLAP_MIN,
                    help="with --hidden overlap: a card's box is overlapped when another box covers this share of it")
     args = p.parse_args(argv)

@@ -246,11 +246,16 @@ def test_real_cards_under_one_box_are_each_named(shared):
                                              ("IMG_2602.JPG", ("J", (118, 205, 302, 449)), ("10", (61, 206, 149, 436)))])
 def test_a_real_card_half_under_a_lone_box_is_found(shared, name, top, under):
     """A jack on top of a king (a ten), whose left strip shows its index: the detector boxes the jack
-    alone, and the king (the ten) was missed before the strips beside a lone card were read."""
+    alone, and the king (the ten) was missed before the strips beside a lone card were read.
+
+    Read with the hidden share dropped ("drop"): with the default "overlap" (session 43) a faint box over the
+    king and the jack is named KC weakly, so the jack is no longer alone and its strip is not read; that box
+    misses the king's (IoU < 0.5), and the default loses this king; over all 527 real cards "overlap" with v15
+    found 495 against 492 (models/README.md, "photo corners v15")."""
     image = read_image(shared / "real-photos" / "french-dev" / name)
 
     def named(rows: bool) -> set[str]:
-        found = CardDetector("french", **photo_settings(rows=rows)).detect(image)
+        found = CardDetector("french", hidden="drop", **photo_settings(rows=rows)).detect(image)
         return {rank for rank, box in (top, under) if any(d.card[:-1] == rank and iou(d.box, box) >= 0.5
                                                           for d in found)}
     assert named(rows=False) == {top[0]}
