@@ -1136,7 +1136,10 @@ class CardDetector:
         classifier mode) names them exactly as :meth:`detect` does.
         """
         read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes != BACK_CLASS)[0]
-        readings = self.readings(image_bgr, boxes[read], 4, overlapped_boxes(boxes, read, self.overlap_min))
+        # (the flags only where they are read: the table's corner model has no hidden class)
+        overlapped = (overlapped_boxes(boxes, read, self.overlap_min)
+                      if self.hidden_mode == "overlap" and self.corner_hidden is not None else None)
+        readings = self.readings(image_bgr, boxes[read], 4, overlapped)
         result: list[Detection] = []
         named: set[int] = set()
         for k, i in enumerate(read):
