@@ -238,10 +238,10 @@ def test_a_rectangle_whose_sides_run_on_past_it_is_no_card():
     image, box = _strip(ends_at_line=False)
     region = crops._quad_region(image, box, 0.08)
     assert crops._edge_quad(region) is None
-    assert crops._runs_on(np.ones((40, 40), bool), np.ones((40, 40), bool), 5, 5, 20, 25)
+    assert crops._runs_on(crops._SideSums(np.ones((40, 40), bool), np.ones((40, 40), bool)), 5, 5, 20, 25)
     one_side = np.zeros((40, 40), bool)
     one_side[:, 5] = True  # only the left side runs on (a neighbour's side in line with it)
-    assert not crops._runs_on(one_side, np.zeros((40, 40), bool), 5, 5, 20, 25)
+    assert not crops._runs_on(crops._SideSums(one_side, np.zeros((40, 40), bool)), 5, 5, 20, 25)
 
 
 def test_the_evaluation_refuses_an_unknown_outline_finder(capsys):
