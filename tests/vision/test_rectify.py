@@ -7,6 +7,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.vision import crops
 from companion.vision.crops import card_quad, rectified_crop
@@ -251,3 +253,34 @@ def test_the_evaluation_refuses_an_unknown_outline_finder(capsys):
         main(["--quad", "corners", "--hands", "1", "--out", "/nonexistent/never-made"])
     assert "unknown outline finder" in capsys.readouterr().err
     assert not Path("/nonexistent/never-made").exists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(8, 40), st.integers(8, 40), st.floats(0.05, 0.95))
+def test_side_sums_count_what_the_slices_hold(seed, h, w, density):
+    """The prefix sums the sides finder counts with give, for any run of a column or a row (clipped as a
+    slice is, past either end too), what summing the pixels gives; and the rectangles it keeps are the
+    card-shaped ones whose sides are covered as summing them says, in the order the pairs are tried."""
+    rng = np.random.default_rng(seed)
+    upright, level = rng.random((h, w)) < density, rng.random((h, w)) < density
+    sides = crops._SideSums(upright, level)
+    for _ in range(40):
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        a, b = sorted(int(v) for v in rng.integers(-5, max(h, w) + 5, 2))
+        col, row = upright[max(a, 0):max(b, 0), x], level[y, max(a, 0):max(b, 0)]
+        assert sides.down(x, a, b) == (int(col.sum()), len(col))
+        assert sides.across(y, a, b) == (int(row.sum()), len(row))
+    cols = [int(v) for v in rng.choice(w, size=min(6, w), replace=False)]
+    rows = [int(v) for v in rng.choice(h, size=min(6, h), replace=False)]
+    expected = []
+    for x1, x2 in ((a, b) for a in cols for b in cols if a < b):
+        for y1, y2 in ((a, b) for a in rows for b in rows if a < b):
+            cw, ch = x2 - x1, y2 - y1
+            if min(cw, ch) < 6 or not crops.EDGE_ASPECT[0] <= min(cw, ch) / max(cw, ch) <= crops.EDGE_ASPECT[1]:
+                continue
+            covered = (upright[y1:y2 + 1, x1].sum() + upright[y1:y2 + 1, x2].sum()
+                       + level[y1, x1:x2 + 1].sum() + level[y2, x1:x2 + 1].sum())
+            cover = float(covered) / float(2 * (cw + ch + 2))
+            if cover > 0.3:
+                expected.append((x1, y1, x2, y2, cover))
+    assert sides.rectangles(cols, rows, 0.3) == expected
