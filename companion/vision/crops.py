@@ -467,7 +467,8 @@ class _SideSums:
     side) lie on an edge between two points, in two look-ups.
 
     Why: :func:`_edge_quad` tries up to 225 rectangles a card, and summing each one's four sides pixel by pixel
-    cost it most of its time (session 44: a third of the table's outline search).  The counts are the sums'."""
+    cost it most of its time (session 44: the rectangles are now counted in one pass of arrays).  The counts are
+    the sums', exactly (tests/vision/test_rectify.py)."""
 
     def __init__(self, upright: np.ndarray, level: np.ndarray) -> None:
         h, w = upright.shape
