@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
                                               "--table-corners"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
-        print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps)")
+        print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps; medians: decode "
+              f"{lat['decode_ms']:.1f}, boxes {lat['detector_ms']:.1f}, naming {lat['classifier_ms']:.1f} ms)")
     return 0
 
 
