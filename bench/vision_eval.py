@@ -4,6 +4,7 @@
     python bench/vision_eval.py --no-outlines       # the same without the outline search
     python bench/vision_eval.py --no-faint          # ... without the faint boxes (before session 16)
     python bench/vision_eval.py --no-rows           # ... without splitting rows of cards (before session 18)
+    python bench/vision_eval.py --models DIR        # ... with the ONNX files of DIR (a candidate)
 
 A thin driver around ``python -m companion.vision.evaluate`` (see its
 docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes, rows) were
@@ -42,8 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-faint", action="store_true", help="without the faint boxes")
     parser.add_argument("--no-rows", action="store_true", help="without splitting rows of overlapping cards")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
+    parser.add_argument("--models", default=None, help="folder of ONNX files (default: the shipped models/)")
     args = parser.parse_args(argv)
-    extra = (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else []) \
+    extra = (["--models", args.models] if args.models else []) + (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else []) \
         + (["--no-rows"] if args.no_rows else [])
     print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9} {'ms/photo':>9}")
     for label, cmd in ROWS:
@@ -57,9 +59,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{real['mean_ms_per_photo']:>9.1f}")
     latencies = (("latency, photo settings", ["latency"]),
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
-                 # its own corner model
+                 # its own corner model, the frame padded only to the detector's stride
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
-                                              "--table-corners"]))
+                                              "--table-corners", "--no-square"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps; medians: decode "

@@ -199,6 +199,14 @@ ONE_DECK = False
 # between 0.05 and 0.2 on val43's first 200 scenes).
 OVERLAP_MIN = 0.2
 RECTIFY_MODES = ("none", "corners", "both", "blend")
+DETECTOR_SIZE = 320  # the detector's long side (its training size)
+DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
+# Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
+# (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
+# weights): the table's frame ran 4.6-8.4 ms faster, the table's hands and the synthetic figure held
+# (seeds 0-7: 467 -> 468 and 476 -> 477 of 480; mAP50 val52 0.6725 -> 0.6765, val53 0.6704 -> 0.6710),
+# but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
+PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 
@@ -478,7 +486,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_min_prob: float | None = None, rows: bool | None = None,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
                    photo_corners: bool = True, one_deck: bool | None = None,
-                   joint_weight: float | None = None) -> dict:
+                   joint_weight: float | None = None, square: bool = PHOTO_SQUARE) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -489,7 +497,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
     can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
     beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
-    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`)."""
+    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and every
+    view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
@@ -507,18 +516,21 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
-            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight}
+            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square}
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping aspect, pad to size x size with grey 114 (as ultralytics does)."""
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping aspect, pad to size x size with grey 114 (as ultralytics does); with ``stride``, pad
+    each side only up to the next multiple of it (a 1280x720 frame at 320: 320x192), for a detector
+    exported with a dynamic input: the picture's pixels are the same, the grey bands are not computed."""
     h, w = image.shape[:2]
     r = min(size / h, size / w)
     nw, nh = int(round(w * r)), int(round(h * r))
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    px, py = (size - nw) / 2, (size - nh) / 2
+    out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    px, py = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
-    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+    out = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left, cv2.BORDER_CONSTANT,
                              value=(114, 114, 114))
     return out, r, (left, top)
 
@@ -552,6 +564,8 @@ class CardDetector:
     ``models_dir``: folder with the ONNX files (default: the shipped ``models/``);
     ``conf``: minimum detector score; ``threads``: onnxruntime intra-op threads;
     ``tta``: also classify each card upside down and average (see :meth:`classify_crops`);
+    ``square``: letterbox every view to the detector's square even when its input is dynamic (by default
+    such a detector reads a view padded only to a multiple of its stride: 320x192 for a 720p frame);
     ``deck``: the cards of the variant being played.  Cards outside it (the 8s,
     9s and 10s a Truco deck leaves out) get ``off_deck_prior`` times their
     probability: at a table they are rare, so a reading must be that much surer
@@ -610,7 +624,7 @@ class CardDetector:
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
-                 overlap_min: float = OVERLAP_MIN) -> None:
+                 overlap_min: float = OVERLAP_MIN, square: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -647,7 +661,9 @@ class CardDetector:
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name
         shape = self.det.get_inputs()[0].shape
-        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 320
+        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else DETECTOR_SIZE
+        # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
+        self.det_stride = None if isinstance(shape[2], int) or square else DETECTOR_STRIDE
         self.cls = _session(self.models_dir / classifier_file(family), threads)
         self.cls_names = _names(self.cls)
         self.cls_input = self.cls.get_inputs()[0].name
@@ -794,7 +810,7 @@ class CardDetector:
             top, left = (big_h - h) // 2, (big_w - w) // 2
             view = cv2.copyMakeBorder(image_bgr, top, big_h - h - top, left, big_w - w - left,
                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
-        img, r, (pad_x, pad_y) = letterbox(view, self.imgsz)
+        img, r, (pad_x, pad_y) = letterbox(view, self.imgsz, self.det_stride)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         out = self.det.run(None, {self.det_input: blob})[0]
         pred = out[0] if out.ndim == 3 else out

@@ -44,9 +44,9 @@ import numpy as np
 from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
-                                       ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY,
-                                       RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector, photo_settings,
-                                       read_image)
+                                       ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
+                                       RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector,
+                                       photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -433,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--joint-weight", type=float, default=None,
                    help="with --rank-weight: the share of the readings' faces mixed whole beside the product of "
                         "rank and suit (default JOINT_WEIGHT; 0: the product only)")
+    p.add_argument("--square", action=argparse.BooleanOptionalAction, default=PHOTO_SQUARE,
+                   help="letterbox every view to the detector's square (default, as photos); --no-square: pad it "
+                        "only to the detector's stride where its input is dynamic, as the table does")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -480,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
-                                                 joint_weight=args.joint_weight))
+                                                 joint_weight=args.joint_weight, square=args.square))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -489,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
-                    "one_deck": detector.one_deck,
+                    "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],

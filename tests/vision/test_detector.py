@@ -277,6 +277,53 @@ def test_a_card_filling_the_photo_is_found_on_the_shrunk_view():
     assert boxed >= 10 and named >= 8, (boxed, named)  # measured with the v3 and v4 weights: 11 boxed, 9 named
 
 
+def test_letterbox_pads_a_dynamic_input_only_to_the_stride():
+    """A 1280x720 frame at 320: the square letterbox adds 70 grey rows above and below; with the stride the
+    picture is padded to 320x192 and its pixels are the square's middle rows, byte for byte."""
+    from companion.vision.detector import letterbox
+
+    frame = np.random.default_rng(3).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+    square, r, (left, top) = letterbox(frame, 320)
+    rect, r2, (left2, top2) = letterbox(frame, 320, 32)
+    assert square.shape == (320, 320, 3) and rect.shape == (192, 320, 3)
+    assert r == r2 == 0.25 and (left, top) == (0, 70) and (left2, top2) == (0, 6)
+    assert np.array_equal(rect[6:186], square[70:250])
+    assert (rect[:6] == 114).all() and (rect[186:] == 114).all()
+    portrait, _, (left3, top3) = letterbox(frame.transpose(1, 0, 2), 320, 32)
+    assert portrait.shape == (320, 192, 3) and (left3, top3) == (6, 0)
+    assert letterbox(np.zeros((64, 64, 3), np.uint8), 320, 32)[0].shape == (320, 320, 3)
+
+
+def test_a_dynamic_detector_finds_the_same_cards_on_the_frame_padded_to_its_stride(french):
+    """The shipped detector takes any input shape: it reads each view padded only to a multiple of 32, and its
+    boxes are mapped back through that padding.  Read again in the square it was trained at, the fixtures'
+    cards are the same cards in the same places (a wrong offset would move every box)."""
+    assert french.det_stride == 32
+    square = CardDetector("french", square=True)
+    assert square.det_stride is None
+    matched = 0
+    for rec in json.loads((FIXTURES / "fixtures.json").read_text()):
+        image = read_image(FIXTURES / rec["image"])
+        a, b = french.detect(image), square.detect(image)
+        for d in a:
+            best = max(b, key=lambda e: _iou(d.box, e.box), default=None)
+            if best is not None and _iou(d.box, best.box) >= 0.9 and best.card == d.card:
+                matched += 1
+        assert abs(len(a) - len(b)) <= 1
+    assert matched >= 11  # 12 fixture cards, each found by both (measured: all 12)
+
+
+def test_photos_keep_the_square_and_the_table_pads_to_the_stride():
+    """The real photos lost cards read padded to the stride (PHOTO_SQUARE): `companion detect` and the
+    synthetic and real evaluations keep the square; the table's detector pads only to the stride."""
+    from companion.table.session import table_detector
+    from companion.vision.detector import PHOTO_SQUARE, photo_settings
+
+    assert PHOTO_SQUARE and photo_settings()["square"] and photo_settings(scales=[1.0])["square"]
+    assert CardDetector("french", **photo_settings()).det_stride is None
+    assert table_detector("french").det_stride == 32
+
+
 def test_detector_scales_are_checked(capsys):
     with pytest.raises(ValueError, match="scales"):
         CardDetector("french", scales=(1.0, 0.0))
