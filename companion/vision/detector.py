@@ -201,6 +201,9 @@ OVERLAP_MIN = 0.2
 RECTIFY_MODES = ("none", "corners", "both", "blend")
 DETECTOR_SIZE = 320  # the detector's long side (its training size)
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
+# ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
+# cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
+DETECTOR_MIN_SIDE = 64
 # Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
 # (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
 # weights): the table's frame ran 4.6-8.4 ms faster, the table's hands and the synthetic figure held
@@ -519,15 +522,18 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square}
 
 
-def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, float, tuple[float, float]]:
+def letterbox(image: np.ndarray, size: int, stride: int | None = None,
+              min_side: int = 0) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping aspect, pad to size x size with grey 114 (as ultralytics does); with ``stride``, pad
-    each side only up to the next multiple of it (a 1280x720 frame at 320: 320x192), for a detector
-    exported with a dynamic input: the picture's pixels are the same, the grey bands are not computed."""
+    each side only up to the next multiple of it and to at least ``min_side`` (a 1280x720 frame at 320:
+    320x192), for a detector exported with a dynamic input: the picture's pixels are the same, the grey
+    bands are not computed."""
     h, w = image.shape[:2]
     r = min(size / h, size / w)
-    nw, nh = int(round(w * r)), int(round(h * r))
+    nw, nh = max(1, int(round(w * r))), max(1, int(round(h * r)))  # a sliver of an image keeps a row
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    out_w, out_h = (size, size) if stride is None else (max(-(-nw // stride) * stride, min_side),
+                                                         max(-(-nh // stride) * stride, min_side))
     px, py = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
     out = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left, cv2.BORDER_CONSTANT,
@@ -810,7 +816,7 @@ class CardDetector:
             top, left = (big_h - h) // 2, (big_w - w) // 2
             view = cv2.copyMakeBorder(image_bgr, top, big_h - h - top, left, big_w - w - left,
                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
-        img, r, (pad_x, pad_y) = letterbox(view, self.imgsz, self.det_stride)
+        img, r, (pad_x, pad_y) = letterbox(view, self.imgsz, self.det_stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         out = self.det.run(None, {self.det_input: blob})[0]
         pred = out[0] if out.ndim == 3 else out

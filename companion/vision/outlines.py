@@ -36,12 +36,15 @@ RING = 1.25
 # a rendered session, and one went in as a play.  The real photos' outlines that lie on a card: 0.26 or more
 # in 95 % of them (0.47 median); the rendered table's cards 0.2-0.46.
 PAPER_SHARE = 0.12
+MIN_SIDE = 16  # pixels of the shrunk image's short side below which no outline is looked for
 
 
 def outline_boxes(image_bgr: np.ndarray) -> np.ndarray:
     """Axis-aligned boxes (N x 4, x1 y1 x2 y2 in the image's pixels) of bright card-shaped outlines."""
     H, W = image_bgr.shape[:2]
     f = min(1.0, SIDE / max(H, W))
+    if min(H, W) * f < MIN_SIDE:  # a sliver of an image holds no card's outline (and resizes to nothing)
+        return np.zeros((0, 4))
     small = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else image_bgr
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)

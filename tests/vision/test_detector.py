@@ -292,6 +292,25 @@ def test_letterbox_pads_a_dynamic_input_only_to_the_stride():
     portrait, _, (left3, top3) = letterbox(frame.transpose(1, 0, 2), 320, 32)
     assert portrait.shape == (320, 192, 3) and (left3, top3) == (6, 0)
     assert letterbox(np.zeros((64, 64, 3), np.uint8), 320, 32)[0].shape == (320, 320, 3)
+    sliver, r, _ = letterbox(np.zeros((1, 2000, 3), np.uint8), 320, 32, 64)  # 0.16 rows: one row kept
+    assert sliver.shape == (64, 320, 3) and r == 0.16
+
+
+def test_a_sliver_of_an_image_has_no_cards_and_raises_nothing(tmp_path, capsys):
+    """A 1x2000 image: its letterbox rounds to no rows, its outline search would resize it to nothing, and the
+    dynamic detector's head cannot keep its 300 best of 210 cells (``DETECTOR_MIN_SIDE``).  Each now gives no
+    card instead of an OpenCV or onnxruntime error, at the table and in ``companion detect``."""
+    import cv2
+
+    from companion.table.session import table_detector
+
+    for shape in ((1, 2000, 3), (2000, 1, 3), (40, 2000, 3), (3, 3, 3)):
+        assert table_detector("french").detect(np.full(shape, 200, np.uint8)) == []
+    path = tmp_path / "sliver.png"
+    cv2.imwrite(str(path), np.full((1, 2000, 3), 200, np.uint8))
+    assert main(["detect", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert out["detections"] == [] and (out["width"], out["height"]) == (2000, 1)
 
 
 def test_a_dynamic_detector_finds_the_same_cards_on_the_frame_padded_to_its_stride(french):
