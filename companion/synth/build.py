@@ -197,7 +197,7 @@ def _worker(args: tuple) -> list[str]:
         if crop:
             write_crops(scene.image, _in_view(scene), out_dir / "cls" / split, stem, crop, rng)
         records.append(json.dumps({
-            "image": f"images/{split}/{stem}.jpg",
+            "image": f"images/{split}/{stem}.jpg", "design": scene.design,
             "cards": [{"card": c.card, "box": [round(v, 2) for v in c.box],
                        "corners": np.round(c.corners, 2).tolist(), "visible": round(c.visible, 3),
                        "index_visible": round(c.index_visible, 3), "labelled": c.labelled()} for c in scene.cards],

@@ -134,6 +134,7 @@ class Scene:
     image: np.ndarray  # BGR uint8
     cards: list[LabelledCard] = field(default_factory=list)
     homography: np.ndarray | None = None
+    design: str = ""  # the face design's name: the evaluation splits its figures by it
 
 
 def _card_matrix(art_shape: tuple[int, int], p: Placement, height_mm: float) -> np.ndarray:
@@ -382,7 +383,7 @@ def compose_scene(
         cards.append(LabelledCard(p.card, box, quad, min(visible, 1.0), best, p.z, i))
 
     image = _photometric(canvas, lighting, rng)
-    return Scene(image=image, cards=cards, homography=hom)
+    return Scene(image=image, cards=cards, homography=hom, design=design.name)
 
 
 def _smooth_field(H: int, W: int, fn) -> np.ndarray:

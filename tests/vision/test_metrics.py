@@ -44,3 +44,48 @@ def test_a_covered_card_is_counted_apart_when_neither_index_corner_is_in_view():
     assert shares["covered_index_seen"] == {"cards": 1, "boxed": 1.0, "named_right": 1.0}
     assert shares["covered_index_hidden"] == {"cards": 1, "boxed": 1.0, "named_right": 0.0}
     assert shares["partly_covered"]["cards"] == 2 and shares["in_full_view"]["cards"] == 1
+
+
+def test_the_synthetic_figures_split_by_the_design_each_scene_names(tmp_path):
+    """Scenes rendered since session 45 record their face design: the evaluation names the cards right per
+    design too, so that a miss gathered on one held-out deck shows as that deck's.  Older scenes (no design)
+    give the totals alone."""
+    import json
+
+    import cv2
+    import numpy as np
+
+    from companion.vision.evaluate import evaluate_synthetic
+
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "images").mkdir()
+    records = []
+    for i, design in enumerate(("deck-a", "deck-b", "deck-a")):
+        cv2.imwrite(str(tmp_path / "images" / f"{i}.jpg"), np.full((100, 200, 3), i, np.uint8))
+        records.append({"image": f"images/{i}.jpg", "design": design,
+                        "cards": [{**_gt("AH", A), "labelled": True}, {**_gt("2C", B, visible=0.5), "labelled": True}]})
+
+    class Reader:
+        """Names deck-a's cards right and calls deck-b's two of clubs a three (the scene's pixel value tells)."""
+        family = "french"
+
+        def detect(self, image):
+            class D:
+                def __init__(self, card, box):
+                    self.d = {"card": card, "box": box, "confidence": 0.9}
+
+                def to_dict(self):
+                    return self.d
+            return [D("AH", A), D("3C" if image[0, 0, 0] == 1 else "2C", B)]
+
+    (tmp_path / "scenes" / "val-french.jsonl").write_text("\n".join(json.dumps(r) for r in records))
+    out = evaluate_synthetic(Reader(), tmp_path)
+    by = out["readings_by_design"]
+    assert sorted(by) == ["deck-a", "deck-b"]
+    assert by["deck-a"]["all"] == {"cards": 4, "boxed": 1.0, "named_right": 1.0}
+    assert by["deck-b"]["in_full_view"]["named_right"] == 1.0 and by["deck-b"]["partly_covered"]["named_right"] == 0.0
+    assert out["readings"]["all"]["named_right"] == pytest.approx(5 / 6, abs=1e-4)
+    for r in records:
+        del r["design"]
+    (tmp_path / "scenes" / "val-french.jsonl").write_text("\n".join(json.dumps(r) for r in records))
+    assert "readings_by_design" not in evaluate_synthetic(Reader(), tmp_path)

@@ -98,6 +98,7 @@ def test_dataset_build_writes_matching_labels(tmp_path, plain_design, monkeypatc
     assert len(images) == 3
     records = [json.loads(x) for x in (out / "scenes" / "train-spanish.jsonl").read_text().splitlines()]
     for rec in records:
+        assert rec["design"] == plain_design.name  # the evaluation splits its figures by it
         stem = rec["image"].split("/")[-1][:-4]
         lines = (out / "labels" / "train" / f"{stem}.txt").read_text().split("\n")
         n_labelled = sum(c["labelled"] and (c["box"][2] - c["box"][0]) >= 3 and (c["box"][3] - c["box"][1]) >= 3
