@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     parser.add_argument("--models", default=None, help="folder of ONNX files (default: the shipped models/)")
     args = parser.parse_args(argv)
-    extra = (["--models", args.models] if args.models else []) + (["--no-outlines"] if args.no_outlines else []) + (["--faint-conf", "0"] if args.no_faint else []) \
+    extra = (["--models", args.models] if args.models else []) + (["--no-outlines"] if args.no_outlines else []) \
+        + (["--faint-conf", "0"] if args.no_faint else []) \
         + (["--no-rows"] if args.no_rows else [])
     print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9} {'ms/photo':>9}")
     for label, cmd in ROWS:

@@ -117,7 +117,7 @@ def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
 
     model = YOLO(str(weights))
     # dynamic: a classifier names every card of a frame in one call; the detector reads a frame letterboxed to
-    # its own shape (320x192 for 720p, not 320x320: the same pixels, 5-8 ms a frame less, session 45)
+    # its own shape (320x192 for 720p, not 320x320: the same pixels, about 5 ms a frame less, session 45)
     kwargs = {"format": "onnx", "imgsz": imgsz, "simplify": True, "dynamic": True}
     if model.task == "detect":
         kwargs["nms"] = False

@@ -206,9 +206,10 @@ DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiple
 DETECTOR_MIN_SIDE = 64
 # Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
 # (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
-# weights): the table's frame ran 4.6-8.4 ms faster, the table's hands and the synthetic figure held
-# (seeds 0-7: 467 -> 468 and 476 -> 477 of 480; mAP50 val52 0.6725 -> 0.6765, val53 0.6704 -> 0.6710),
-# but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
+# weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken
+# in turn (1.6-8.4 ms a pair), the table's hands and the synthetic figure held (seeds 0-7: 467 -> 468 and
+# 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
+# -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
 PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
