@@ -55,6 +55,7 @@ def test_the_synthetic_figures_split_by_the_design_each_scene_names(tmp_path):
     import cv2
     import numpy as np
 
+    from companion.vision.detector import Detection
     from companion.vision.evaluate import evaluate_synthetic
 
     (tmp_path / "scenes").mkdir()
@@ -70,13 +71,7 @@ def test_the_synthetic_figures_split_by_the_design_each_scene_names(tmp_path):
         family = "french"
 
         def detect(self, image):
-            class D:
-                def __init__(self, card, box):
-                    self.d = {"card": card, "box": box, "confidence": 0.9}
-
-                def to_dict(self):
-                    return self.d
-            return [D("AH", A), D("3C" if image[0, 0, 0] == 1 else "2C", B)]
+            return [Detection("AH", 0.9, tuple(A)), Detection("3C" if image[0, 0, 0] == 1 else "2C", 0.9, tuple(B))]
 
     (tmp_path / "scenes" / "val-french.jsonl").write_text("\n".join(json.dumps(r) for r in records))
     out = evaluate_synthetic(Reader(), tmp_path)
