@@ -129,7 +129,8 @@ def _glyphs(args: argparse.Namespace) -> int:
     def work() -> list[str]:
         count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start,
                                     rank_size=tuple(args.rank_size),
-                                    low_res=None if args.low_res is None else tuple(args.low_res))
+                                    low_res=None if args.low_res is None else tuple(args.low_res),
+                                    side=args.side, blank=args.blank)
         return [f"{count} glyph corners -> {args.out}"]
 
     return _timed(work, (RuntimeError, ValueError))
@@ -221,6 +222,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--low-res", type=int, nargs=2, default=None, metavar=("LOW", "HIGH"),
                    help="shrink each corner to this many pixels a side and enlarge it back (a table camera's "
                         "small cards; default: drawn sharp)")
+    g.add_argument("--side", choices=("left", "right"), default="left",
+                   help="the index in the view's top left (default) or top right, its letters as they read (a "
+                        "card's top-right window, for decks printing their rank there)")
+    g.add_argument("--blank", action="store_true",
+                   help="draw the body alone, no index, labelled 'hidden' (a window showing no index)")
     g.set_defaults(func=_glyphs)
     tc = sub.add_parser("table-crops", help="classifier crops cut from rendered table sessions of the training "
                                              "designs (the table's small, blurred, tilted cards)")

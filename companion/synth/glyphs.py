@@ -26,9 +26,10 @@ import numpy as np
 
 from companion.synth.art import FRENCH_CARDS
 from companion.synth.reindex import FOUR_COLOURS, BLACK, RED, RED_SUITS, SUIT_GLYPHS, suit_font, text_fonts
-from companion.vision.crops import CORNER
+from companion.vision.crops import CORNER, HIDDEN
 
 BODIES = ("none", "pips", "big_pip", "patch")
+SIDES = ("left", "right")
 RANK_SIZE = (0.14, 0.32)
 
 
@@ -40,7 +41,7 @@ def _font(path: str, size: int):
 
 def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
                  rank_size: tuple[float, float] = RANK_SIZE,
-                 low_res: tuple[int, int] | None = None) -> np.ndarray:
+                 low_res: tuple[int, int] | None = None, side: str = "left", index: bool = True) -> np.ndarray:
     """One corner view (size x size BGR) of ``card``: its index drawn in a random face, a body beside it.
 
     ``rank_size``: the rank's type size as shares of the view, drawn uniformly.
@@ -52,7 +53,20 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
     the corner is shrunk to it and enlarged back, as a card 60-90 pixels tall
     in a 640x480 table frame is (its corner view holds some 30 pixels of image
     enlarged to 64).  None (the default, glyphs-v1 and v2): drawn sharp.
+
+    ``side``: "left" (the default, as every set before session 46 drew it) or
+    "right": the whole layout mirrored, the card's edge and the index in the
+    view's top right, the letters themselves drawn as they read.  Why: a deck
+    that prints its rank in the top-right corner alone (the held-out
+    ``kde-oxygen-white``) shows it only in a card's top-right window and its
+    bottom-left one turned (``companion.vision.crops.side_views``), which the
+    corner model never saw an index in.  ``index=False``: the body alone, no rank
+    and no sign (a window showing no index, labelled ``hidden``).  Either draws
+    the same random numbers as the default, so a seed's cards match.
     """
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
+    right = side == "right"
     from PIL import Image, ImageDraw
 
     s = size * 3  # draw large, shrink: anti-aliased like a rendered card
@@ -75,10 +89,15 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
     font = _font(fonts[int(rng.integers(len(fonts)))], rank_h) if fonts else None
     if font is not None:
         box = draw.textbbox((0, 0), rank, font=font)
-        draw.text((x0 - box[0], y0 - box[1]), rank, fill=colour, font=font)
         rank_w, rank_hh = box[2] - box[0], box[3] - box[1]
+        if right:  # the rank's left edge, its right edge as far from the view's right as x0 is from its left
+            x0 = s - x0 - rank_w
+        if index:
+            draw.text((x0 - box[0], y0 - box[1]), rank, fill=colour, font=font)
     else:
         rank_w, rank_hh = rank_h, rank_h
+        if right:
+            x0 = s - x0 - rank_w
     row = rng.random() < 0.3  # suit sign beside the rank far to the right (out of this view) or below it
     suit_h = int(rank_hh * rng.uniform(0.55, 0.9))
     body_top = y0 + rank_hh
@@ -87,32 +106,40 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
         box = draw.textbbox((0, 0), SUIT_GLYPHS[suit], font=sfont)
         sx = x0 + (rank_w - (box[2] - box[0])) / 2 - box[0]
         sy = y0 + rank_hh + int(s * rng.uniform(0.01, 0.05)) - box[1]
-        draw.text((sx, sy), SUIT_GLYPHS[suit], fill=colour, font=sfont)
+        if index:
+            draw.text((sx, sy), SUIT_GLYPHS[suit], fill=colour, font=sfont)
         body_top = int(sy + box[3])
     body = BODIES[int(rng.integers(len(BODIES)))]
-    left = x0 + rank_w + int(s * 0.05)
+    left = (s - x0 if right else x0 + rank_w) + int(s * 0.05)  # the body's side of the index, as if on the left
+
+    def x(v: float) -> int:  # a horizontal place drawn for the left layout, in this view
+        return int(s - v) if right else int(v)
+
     if body == "pips" and sf is not None:
         # pips of a random count at random places of a number card's grid: their layout says nothing
         pfont = _font(sf, int(s * rng.uniform(0.14, 0.26)))
         for _ in range(int(rng.integers(1, 5))):
             px = int(rng.uniform(min(left, s * 0.95), s * 0.95))
             py = int(rng.uniform(min(body_top - s * 0.1, s * 0.95), s * 0.95))
-            draw.text((px, py), SUIT_GLYPHS[suit], fill=colour, font=pfont, anchor="mm")
+            draw.text((x(px), py), SUIT_GLYPHS[suit], fill=colour, font=pfont, anchor="mm")
     elif body == "big_pip" and sf is not None:
         big = int(s * rng.uniform(0.6, 1.4))
-        draw.text((int(rng.uniform(s * 0.5, s * 1.0)), int(rng.uniform(s * 0.6, s * 1.1))), SUIT_GLYPHS[suit],
+        draw.text((x(rng.uniform(s * 0.5, s * 1.0)), int(rng.uniform(s * 0.6, s * 1.1))), SUIT_GLYPHS[suit],
                   fill=colour, font=_font(sf, big), anchor="mm")
     elif body == "patch":
         # a figure's frame or picture: a coloured shape beside or below the index
         tint = tuple(int(v) for v in rng.integers(0, 255, 3))
         bx = int(rng.uniform(min(left, s * 0.8), s * 0.8))
         by = int(rng.uniform(s * 0.3, s * 0.8))
-        draw.rectangle((bx, by, s, s), fill=tint)
+        draw.rectangle((0, by, x(bx), s) if right else (bx, by, s, s), fill=tint)
     arr = np.array(img)[:, :, ::-1].copy()
     # the table beyond the card's edge
     table = rng.integers(20, 200, 3).astype(np.uint8)
     arr[:my, :] = table
-    arr[:, :mx] = table
+    if right:
+        arr[:, s - mx:] = table
+    else:
+        arr[:, :mx] = table
     # a slight turn and shear (the card lies up to ~30 degrees off the crop's axes), blur, light, noise
     angle = float(rng.normal(0, 8))
     m = cv2.getRotationMatrix2D((s / 2, s / 2), angle, float(rng.uniform(0.9, 1.1)))
@@ -120,8 +147,8 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
     arr = cv2.warpAffine(arr, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
     arr = cv2.resize(arr, (size, size), interpolation=cv2.INTER_AREA)
     if low_res is not None:
-        side = int(rng.integers(low_res[0], low_res[1] + 1))
-        small = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
+        pixels = int(rng.integers(low_res[0], low_res[1] + 1))
+        small = cv2.resize(arr, (pixels, pixels), interpolation=cv2.INTER_AREA)
         arr = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.4:
         k = float(rng.uniform(0.3, 1.1))
@@ -134,25 +161,28 @@ def glyph_corner(card: str, rng: np.random.Generator, size: int = CORNER,
     return arr
 
 
-def _worker(args: tuple[str, str, int, int, int, tuple[float, float]]) -> int:
-    family, out, start, stop, seed, rank_size, low_res = args
+def _worker(args: tuple[str, str, int, int, int, tuple[float, float], tuple[int, int] | None, str, bool]) -> int:
+    family, out, start, stop, seed, rank_size, low_res, side, blank = args
     cv2.setNumThreads(1)
     cards = list(FRENCH_CARDS)
     n = 0
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
         card = cards[int(rng.integers(len(cards)))]
-        folder = Path(out) / card
+        folder = Path(out) / (HIDDEN if blank else card)
         folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), glyph_corner(card, rng, rank_size=rank_size, low_res=low_res), [cv2.IMWRITE_JPEG_QUALITY, 92])
+        view = glyph_corner(card, rng, rank_size=rank_size, low_res=low_res, side=side, index=not blank)
+        cv2.imwrite(str(folder / f"g{i:08d}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
         n += 1
     return n
 
 
 def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: int = 0, workers: int = 1,
                         start: int = 0, rank_size: tuple[float, float] = RANK_SIZE,
-                        low_res: tuple[int, int] | None = None) -> int:
-    """Write ``n`` glyph corners to ``out/<CARD>/`` (a classifier's train folder); returns the count."""
+                        low_res: tuple[int, int] | None = None, side: str = "left", blank: bool = False) -> int:
+    """Write ``n`` glyph corners to ``out/<CARD>/`` (a classifier's train folder); returns the count.
+    ``side`` and ``blank`` (no index: written to ``out/hidden/``) as :func:`glyph_corner`'s ``side`` and
+    ``index``."""
     if family != "french":
         raise ValueError("glyph corners are drawn for French indices (Spanish corners carry the pinta, not a sign)")
     if not text_fonts():
@@ -161,9 +191,11 @@ def build_glyph_corners(n: int, out: str | Path, family: str = "french", seed: i
         raise ValueError(f"rank_size must be 0 < low <= high <= 0.8 (shares of the view), got {rank_size!r}")
     if low_res is not None and not 8 <= low_res[0] <= low_res[1] <= CORNER:
         raise ValueError(f"low_res must be 8 <= low <= high <= {CORNER} (pixels a side), got {low_res!r}")
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
     chunks = [(family, str(out), a, min(a + step, start + n), seed, tuple(rank_size),
-               None if low_res is None else tuple(low_res)) for a in range(start, start + n, step)]
+               None if low_res is None else tuple(low_res), side, blank) for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_worker(c) for c in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -104,6 +104,17 @@ def corner_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[float,
                            top_left_views(crops_bgr[:, ::-1, ::-1], size, offset)])
 
 
+def side_views(crops_bgr: np.ndarray, size: int = CORNER) -> np.ndarray:
+    """The other two corners of each crop, as they read: (2N, size, size, 3), the N top-right windows as they
+    lie, then the N bottom-left ones turned a half turn (so an index printed there stands upright, in the
+    view's top right).  Not mirrored, as the suit's side reading is: a mirrored letter is not a letter.
+
+    Why: a deck that prints its rank in the top-right corner alone (the held-out ``kde-oxygen-white``,
+    its suit sign top left) shows :func:`corner_views` no rank at all.  The windows are
+    :func:`corner_views`'s of the crops mirrored, mirrored back."""
+    return np.ascontiguousarray(corner_views(np.ascontiguousarray(crops_bgr[:, :, ::-1]), size)[:, :, ::-1])
+
+
 def corner_window(height: int, width: int) -> tuple[int, int]:
     """The width and height in pixels of a crop's index-corner window (``CORNER_SHARE`` of its sides): one
     place for the views cut here and for the training data that labels what such a window shows."""

@@ -34,7 +34,7 @@ import numpy as np
 
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (CORNER, CROP, HIDDEN, box_iou, corner_views, crop_card, paper_box, paper_reach,
-                                    paper_share, rectified_crop, top_left_views)
+                                    paper_share, rectified_crop, side_views, top_left_views)
 from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
@@ -168,6 +168,12 @@ TABLE_CORNER_SHIFTS = ONE_WINDOW
 # deck's cards 0.804 / 0.808 / 0.809 / 0.817 and 0.733 / 0.738 / 0.754 / 0.754 right, dondorf 0.977 -> 0.989
 # and 0.908 -> 0.926 at 0.4, the others within 0.005.
 SUIT_CORNER_WEIGHT = 0.4
+# The rank as the other two corners show it, read as they lie (``companion.vision.crops.side_views``) by a
+# corner model that learned an index in a view's top right (glyph corners drawn with ``--side right``), mixed
+# into the card's rank with this weight times how far either window is not read as ``HIDDEN`` (no index
+# there).  0: not read (the shipped photo corners v15 never saw an index there; session 45 read them anyway
+# at 0.2: val54 +0.0003).
+SIDE_RANK_WEIGHT = 0.0
 # A corner model may name one class more than the card classifier, last: a window whose own card's index lies
 # under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
 # "drop" (its share dropped, the rest renormalised, as a model without the class reads), "weigh" (a hidden
@@ -631,7 +637,7 @@ class CardDetector:
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
-                 overlap_min: float = OVERLAP_MIN, square: bool = False) -> None:
+                 overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -695,6 +701,9 @@ class CardDetector:
         if not 0.0 <= joint_weight <= 1.0:
             raise ValueError(f"joint_weight must be in [0, 1], got {joint_weight!r}")
         self.joint_weight = joint_weight
+        if not 0.0 <= side_rank_weight <= 1.0:
+            raise ValueError(f"side_rank_weight must be in [0, 1], got {side_rank_weight!r}")
+        self.side_rank_weight = side_rank_weight
         self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
@@ -911,11 +920,30 @@ class CardDetector:
                                               overlapped=None if overlapped is None else overlapped[found])
                 corners[found] = (corners[found] + turned) / 2.0
             out = self.mix(out, corners)
-            if self.suit_corner_weight > 0.0 and self.back_index is not None:
+            sides = self.back_index is not None and (self.suit_corner_weight > 0.0 or self.side_rank_weight > 0.0)
+            if sides:
                 sources = np.stack([u if u is not None else base[j]
                                     for j, u in enumerate(upright or [None] * len(base))])
-                out = self._with_side_suits(out, sources)
+                if self.suit_corner_weight > 0.0:
+                    out = self._with_side_suits(out, sources)
+                if self.side_rank_weight > 0.0:
+                    out = self._with_side_ranks(out, sources)
         return out
+
+    def _with_side_ranks(self, probs: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
+        """``probs`` with each card's rank leaning on its top-right and bottom-left corners read as they lie
+        (:func:`side_views`), raised to ``side_rank_weight`` times how far the surer of the two windows is not
+        read as ``HIDDEN``: a window with no index in it (most decks print nothing there) says little."""
+        raw = _run_batch(self.corners, self.corner_input, self.corner_batch, side_views(crops_bgr, self.corner_size))
+        readings, seen = without_hidden(raw, self.corner_hidden)
+        n = len(crops_bgr)
+        side = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
+        ranks, _ = split_faces(side, self.parts)
+        weight = self.side_rank_weight * np.maximum(seen[:n], seen[n:])[:, None]
+        logp = np.log(np.maximum(probs, 1e-12)) + weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T)
+        logp -= logp.max(axis=1, keepdims=True)
+        out = np.exp(logp)
+        return out / out.sum(axis=1, keepdims=True)
 
     def _with_side_suits(self, probs: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
         """``probs`` with each card's suit leaning on its other two corners (``suit_corner_weight``): the

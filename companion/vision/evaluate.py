@@ -45,8 +45,8 @@ from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
-                                       RECTIFY, RECTIFY_MODES, ROW_REACH, WHOLE_RANK_SURE, CardDetector,
-                                       photo_settings, read_image)
+                                       RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_WEIGHT, WHOLE_RANK_SURE,
+                                       CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -441,6 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--square", action=argparse.BooleanOptionalAction, default=PHOTO_SQUARE,
                    help="letterbox every view to the detector's square (default, as photos); --no-square: pad it "
                         "only to the detector's stride where its input is dynamic, as the table does")
+    p.add_argument("--side-rank-weight", type=float, default=SIDE_RANK_WEIGHT,
+                   help="lean each photo card's rank on its top-right and bottom-left corners read as they lie, "
+                        "with this weight (default SIDE_RANK_WEIGHT; 0: not)")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -484,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
+                                side_rank_weight=args.side_rank_weight,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -492,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
-    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight")
+    mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",
+              "side_rank_weight")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,

@@ -415,6 +415,108 @@ def test_glyph_corners_drawn_at_a_table_cameras_resolution_when_asked(tmp_path, 
     assert "low_res must be" in capsys.readouterr().err
 
 
+def _index_ink(card: str, seed: int, side: str) -> np.ndarray:
+    """Where a glyph corner's index is: the view drawn with and without it from the same draws, differenced."""
+    from companion.synth import glyphs
+
+    a = glyphs.glyph_corner(card, np.random.default_rng(seed), side=side).astype(int)
+    b = glyphs.glyph_corner(card, np.random.default_rng(seed), side=side, index=False).astype(int)
+    return (np.abs(a - b).sum(axis=2) > 60).astype(np.uint8)
+
+
+def test_glyph_corners_on_the_right_mirror_the_layout_but_not_the_letters(tmp_path, capsys):
+    """``side="right"``: the index in the view's top right (a card's top-right window), the letter as it
+    reads: the left view's index, cut out, is found again in the right view as it is, not mirrored."""
+    import cv2
+
+    from companion.synth import glyphs
+
+    h = CORNER // 2
+    as_is = mirrored = 0.0
+    for seed in range(10):
+        left, right = _index_ink("7S", seed, "left"), _index_ink("7S", seed, "right")
+        assert left[:h, :h].sum() > 4 * left[:h, h:].sum() and right[:h, h:].sum() > 4 * right[:h, :h].sum()
+        ys, xs = np.nonzero(left)
+        template = left[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+        score = lambda t: float(cv2.matchTemplate(right.astype(np.float32), t, cv2.TM_CCORR_NORMED).max())  # noqa: E731
+        as_is += score(template)
+        mirrored += score(np.ascontiguousarray(template[:, ::-1]))
+    assert as_is > mirrored + 0.5, (as_is, mirrored)  # measured: 9.2 against 6.6 over ten seeds
+    assert main(["dataset", "glyphs", "--n", "6", "--out", str(tmp_path / "g"), "--side", "right"]) == 0
+    assert len(list((tmp_path / "g").glob("*/*.jpg"))) == 6
+    with pytest.raises(ValueError, match="side"):
+        glyphs.glyph_corner("7S", np.random.default_rng(0), side="top")
+
+
+def test_blank_glyph_corners_have_no_index_and_are_labelled_hidden(tmp_path):
+    """``--blank``: the body alone (a window showing no index), written under ``hidden``; the draws are the
+    same as with the index, so only the index's pixels differ."""
+    from companion.vision.crops import HIDDEN
+
+    for seed in range(4):
+        ink = _index_ink("KH", seed, "left")
+        assert 0 < ink.sum() and ink[CORNER // 2:, CORNER // 2:].sum() == 0
+    assert main(["dataset", "glyphs", "--n", "5", "--out", str(tmp_path / "g"), "--blank"]) == 0
+    assert sorted({f.parent.name for f in (tmp_path / "g").glob("*/*.jpg")}) == [HIDDEN]
+
+
+def test_side_views_are_the_other_two_corners_as_they_read():
+    """The top-right window as it lies and the bottom-left one turned a half turn: an index printed there
+    stands in the view's top right, not mirrored."""
+    from companion.vision.crops import side_views
+
+    crop = np.full((96, 96, 3), 128, np.uint8)
+    crop[4:20, 80:86] = (0, 0, 255)  # a red mark near the top-right corner, its left part
+    crop[4:20, 86:92] = (0, 255, 0)  # ... and its right part green
+    crop[76:92, 4:16] = (255, 0, 0)  # a blue block near the bottom-left corner
+    views = side_views(crop[None])
+    assert views.shape == (2, CORNER, CORNER, 3)
+    tr, bl = views
+    assert tr[10, -6].tolist() == [0, 255, 0] and tr[10, -14].tolist() == [0, 0, 255]  # as it lies
+    assert bl[10, -10].tolist() == [255, 0, 0]  # brought to the top right by the half turn
+    assert tr[-1, 0].tolist() == [128, 128, 128]
+
+
+def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_copy, monkeypatch):
+    """``side_rank_weight``: the side windows' rank reading scales each rank's faces alike (suits untouched),
+    raised to the weight times how far the surer window is not read as hidden: windows read as mostly hidden
+    move the reading little."""
+    from companion.vision import detector as det_mod
+
+    files = {"french": corner_file("french", photo=True)}
+    if not (models_copy / files["french"]).is_file():
+        pytest.skip("no photo corner model shipped in models/")
+    crops = np.stack([_marked_crop(), np.random.default_rng(5).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
+    plain = CardDetector("french", models_dir=models_copy, photo_corners=True)
+    if plain.corner_hidden is None:
+        pytest.skip("the photo corner model names no hidden class")
+    side = CardDetector("french", models_dir=models_copy, photo_corners=True, side_rank_weight=1.0)
+    before = plain.classify_crops(crops)
+    names = {v: k for k, v in side.cls_names.items()}
+    real_run = det_mod._run_batch
+    marker = np.full((2 * len(crops), side.corner_size, side.corner_size, 3), 7, np.uint8)
+    monkeypatch.setattr(det_mod, "side_views", lambda c, size: marker)  # the side windows, told apart below
+    ratio = lambda p, a, b: p[:, names[a]] / p[:, names[b]]  # noqa: E731
+    for hidden_p in (0.9, 0.0):
+        def fake(session, name, fixed, images, hidden_p=hidden_p):
+            if images is not marker:
+                return real_run(session, name, fixed, images)
+            out = np.zeros((len(images), len(side.cls_names) + 1), np.float32)
+            out[:, names["7H"]], out[:, side.corner_hidden] = 1.0 - hidden_p, hidden_p
+            return out
+
+        monkeypatch.setattr(det_mod, "_run_batch", fake)
+        after = side.classify_crops(crops)
+        np.testing.assert_allclose(ratio(after, "7H", "7S"), ratio(before, "7H", "7S"), rtol=1e-4)
+        gain = ratio(after, "7S", "KS") / ratio(before, "7S", "KS")
+        if hidden_p == 0.9:  # weighed 0.1: (1 / 1e-9) ** 0.1, about 8 (unweighed it would be 1e9)
+            assert ((gain > 2) & (gain < 20)).all(), gain
+        else:
+            assert (gain > 1e6).all(), gain
+    with pytest.raises(ValueError, match="side_rank_weight"):
+        CardDetector("french", models_dir=models_copy, side_rank_weight=1.5)
+
+
 def test_photo_settings_read_the_photo_corner_model_and_the_table_its_own(models_copy):
     """``card-corners-<family>-photo.onnx`` is read by the photo settings only; without it they read the
     table's corner model.  A wrong photo model (other classes) must not touch the table."""
