@@ -174,6 +174,7 @@ SUIT_CORNER_WEIGHT = 0.4
 # there).  0: not read (the shipped photo corners v15 never saw an index there; session 45 read them anyway
 # at 0.2: val54 +0.0003).
 SIDE_RANK_WEIGHT = 0.0
+SIDE_RANK_CLEAR = False  # ... only for cards no other box overlaps (``OVERLAP_MIN``)
 # A corner model may name one class more than the card classifier, last: a window whose own card's index lies
 # under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
 # "drop" (its share dropped, the rest renormalised, as a model without the class reads), "weigh" (a hidden
@@ -637,7 +638,8 @@ class CardDetector:
                  paper_rows: float | None = PAPER_ROWS, row_reach: float | None = ROW_REACH,
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
-                 overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0) -> None:
+                 overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
+                 side_rank_clear: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -704,6 +706,7 @@ class CardDetector:
         if not 0.0 <= side_rank_weight <= 1.0:
             raise ValueError(f"side_rank_weight must be in [0, 1], got {side_rank_weight!r}")
         self.side_rank_weight = side_rank_weight
+        self.side_rank_clear = side_rank_clear
         self.parts = CardParts.from_names(self.cls_names)
         if corner_crop is not None and corner_crop < CORNER // 2:
             raise ValueError(f"corner_crop must be at least {CORNER // 2} pixels, got {corner_crop!r}")
@@ -927,19 +930,24 @@ class CardDetector:
                 if self.suit_corner_weight > 0.0:
                     out = self._with_side_suits(out, sources)
                 if self.side_rank_weight > 0.0:
-                    out = self._with_side_ranks(out, sources)
+                    out = self._with_side_ranks(out, sources, overlapped)
         return out
 
-    def _with_side_ranks(self, probs: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
+    def _with_side_ranks(self, probs: np.ndarray, crops_bgr: np.ndarray,
+                         overlapped: np.ndarray | None = None) -> np.ndarray:
         """``probs`` with each card's rank leaning on its top-right and bottom-left corners read as they lie
         (:func:`side_views`), raised to ``side_rank_weight`` times how far the surer of the two windows is not
-        read as ``HIDDEN``: a window with no index in it (most decks print nothing there) says little."""
+        read as ``HIDDEN``: a window with no index in it (most decks print nothing there) says little.  With
+        ``side_rank_clear``, only for cards no other box overlaps (``overlapped``, None: all read): a covered
+        card's side window often holds the index of the card above."""
         raw = _run_batch(self.corners, self.corner_input, self.corner_batch, side_views(crops_bgr, self.corner_size))
         readings, seen = without_hidden(raw, self.corner_hidden)
         n = len(crops_bgr)
         side = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
         ranks, _ = split_faces(side, self.parts)
         weight = self.side_rank_weight * np.maximum(seen[:n], seen[n:])[:, None]
+        if self.side_rank_clear and overlapped is not None:
+            weight = weight * (~np.asarray(overlapped, dtype=bool))[:, None]
         logp = np.log(np.maximum(probs, 1e-12)) + weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T)
         logp -= logp.max(axis=1, keepdims=True)
         out = np.exp(logp)
@@ -1188,8 +1196,9 @@ class CardDetector:
         """
         read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes != BACK_CLASS)[0]
         # (the flags only where they are read: the table's corner model has no hidden class)
-        overlapped = (overlapped_boxes(boxes, read, self.overlap_min)
-                      if self.hidden_mode == "overlap" and self.corner_hidden is not None else None)
+        flags = ((self.hidden_mode == "overlap" and self.corner_hidden is not None)
+                 or (self.side_rank_weight > 0.0 and self.side_rank_clear))
+        overlapped = overlapped_boxes(boxes, read, self.overlap_min) if flags else None
         readings = self.readings(image_bgr, boxes[read], 4, overlapped)
         result: list[Detection] = []
         named: set[int] = set()

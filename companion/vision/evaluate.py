@@ -45,8 +45,8 @@ from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
-                                       RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_WEIGHT, WHOLE_RANK_SURE,
-                                       CardDetector, photo_settings, read_image)
+                                       RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR, SIDE_RANK_WEIGHT,
+                                       WHOLE_RANK_SURE, CardDetector, photo_settings, read_image)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -444,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--side-rank-weight", type=float, default=SIDE_RANK_WEIGHT,
                    help="lean each photo card's rank on its top-right and bottom-left corners read as they lie, "
                         "with this weight (default SIDE_RANK_WEIGHT; 0: not)")
+    p.add_argument("--side-rank-clear", action=argparse.BooleanOptionalAction, default=SIDE_RANK_CLEAR,
+                   help="read the side ranks only for cards no other box overlaps")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
@@ -487,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
-                                side_rank_weight=args.side_rank_weight,
+                                side_rank_weight=args.side_rank_weight, side_rank_clear=args.side_rank_clear,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -497,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(exc))
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",
-              "side_rank_weight")
+              "side_rank_weight", "side_rank_clear")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
