@@ -480,7 +480,7 @@ def test_side_views_are_the_other_two_corners_as_they_read():
 def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_copy, monkeypatch):
     """``side_rank_weight``: the side windows' rank reading scales each rank's faces alike (suits untouched),
     raised to the weight times how far the surer window is not read as hidden: windows read as mostly hidden
-    move the reading little."""
+    move the reading little; with ``side_rank_clear`` a card another box overlaps is left as it was."""
     from companion.vision import detector as det_mod
 
     files = {"french": corner_file("french", photo=True)}
@@ -513,6 +513,13 @@ def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_
             assert ((gain > 2) & (gain < 20)).all(), gain
         else:
             assert (gain > 1e6).all(), gain
+    # side_rank_clear: only the cards no other box overlaps lean on their side windows
+    clear = CardDetector("french", models_dir=models_copy, photo_corners=True, side_rank_weight=1.0,
+                         side_rank_clear=True)
+    flags = np.array([True, False])
+    after = clear.classify_crops(crops, overlapped=flags)
+    np.testing.assert_allclose(after[0], plain.classify_crops(crops, overlapped=flags)[0], rtol=1e-4, atol=1e-7)
+    assert ratio(after, "7S", "KS")[1] > 1e6 * ratio(before, "7S", "KS")[1]
     with pytest.raises(ValueError, match="side_rank_weight"):
         CardDetector("french", models_dir=models_copy, side_rank_weight=1.5)
 
