@@ -171,8 +171,10 @@ SUIT_CORNER_WEIGHT = 0.4
 # The rank as the other two corners show it, read as they lie (``companion.vision.crops.side_views``) by a
 # corner model that learned an index in a view's top right (glyph corners drawn with ``--side right``), mixed
 # into the card's rank with this weight times how far either window is not read as ``HIDDEN`` (no index
-# there).  0: not read (the shipped photo corners v15 never saw an index there; session 45 read them anyway
-# at 0.2: val54 +0.0003).
+# there).  0: not read.  The shipped photo corners v15 never saw an index there (session 45 read them anyway
+# at 0.2: val54 +0.0003).  Session 46's v17 candidate learned it (rank right on right glyphs 0.28 -> 0.92) and
+# at 0.2 read kde-oxygen-white's cards in full view 0.68 -> 0.70 and 0.73 -> 0.77, but the model itself lost
+# elsewhere (val57 0.6578 -> 0.6389) and was not shipped (bench/evaluation-history.md, session 46).
 SIDE_RANK_WEIGHT = 0.0
 SIDE_RANK_CLEAR = False  # ... only for cards no other box overlaps (``OVERLAP_MIN``)
 # A corner model may name one class more than the card classifier, last: a window whose own card's index lies
