@@ -318,6 +318,15 @@ def mix_readings(whole: np.ndarray, corners: np.ndarray, weight: float) -> np.nd
     return mixed / mixed.sum(axis=1, keepdims=True)
 
 
+def _leaning(probs: np.ndarray, log_factor: np.ndarray) -> np.ndarray:
+    """``probs`` (N x classes) times ``exp(log_factor)`` (N x classes), renormalised: a reading leaning on
+    another look at the card (its side corners' rank or suit, spread over the classes and raised to a weight)."""
+    logp = np.log(np.maximum(probs, 1e-12)) + log_factor
+    logp -= logp.max(axis=1, keepdims=True)
+    out = np.exp(logp)
+    return out / out.sum(axis=1, keepdims=True)
+
+
 @dataclass(frozen=True)
 class CardParts:
     """Which rank and which suit each class is: ``ranks`` (classes x ranks) and ``suits`` (classes x suits)
@@ -950,10 +959,7 @@ class CardDetector:
         weight = self.side_rank_weight * np.maximum(seen[:n], seen[n:])[:, None]
         if self.side_rank_clear and overlapped is not None:
             weight = weight * (~np.asarray(overlapped, dtype=bool))[:, None]
-        logp = np.log(np.maximum(probs, 1e-12)) + weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T)
-        logp -= logp.max(axis=1, keepdims=True)
-        out = np.exp(logp)
-        return out / out.sum(axis=1, keepdims=True)
+        return _leaning(probs, weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T))
 
     def _with_side_suits(self, probs: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
         """``probs`` with each card's suit leaning on its other two corners (``suit_corner_weight``): the
@@ -965,10 +971,7 @@ class CardDetector:
         leans on no suit much)."""
         side = self.corner_readings(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ONE_WINDOW)
         _, suits = split_faces(side, self.parts)
-        logp = np.log(np.maximum(probs, 1e-12)) + self.suit_corner_weight * (np.log(suits + 1e-9) @ self.parts.suits.T)
-        logp -= logp.max(axis=1, keepdims=True)
-        out = np.exp(logp)
-        return out / out.sum(axis=1, keepdims=True)
+        return _leaning(probs, self.suit_corner_weight * (np.log(suits + 1e-9) @ self.parts.suits.T))
 
     def mix(self, whole: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The whole card's and the corners' readings as one, with this detector's weights."""
