@@ -223,8 +223,9 @@ PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 
-def classifier_file(family: str) -> str:
-    return f"card-classifier-{family}.onnx"
+def classifier_file(family: str, photo: bool = False) -> str:
+    """The whole-card classifier's file; ``photo``: the one the photo settings read, when shipped."""
+    return f"card-classifier-{family}-photo.onnx" if photo else f"card-classifier-{family}.onnx"
 
 
 def corner_file(family: str, photo: bool = False) -> str:
@@ -508,7 +509,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_min_prob: float | None = None, rows: bool | None = None,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
                    photo_corners: bool = True, one_deck: bool | None = None,
-                   joint_weight: float | None = None, square: bool = PHOTO_SQUARE) -> dict:
+                   joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
+                   photo_classifier: bool = True) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -519,7 +521,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
     can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
     beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
-    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and every
+    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
+    whole card with the photo classifier where one is shipped (``photo_classifier``), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -538,7 +541,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
-            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square}
+            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
+            "photo_classifier": photo_classifier}
 
 
 def letterbox(image: np.ndarray, size: int, stride: int | None = None,
@@ -632,6 +636,10 @@ class CardDetector:
     one (else the table's file).  Why two: session 37's corner classifier, trained on partly covered cards'
     corners, reads photos better but lost table hands, whose small blurred corners the table's model was
     chosen on (models/README.md); the photo settings take it, the table keeps its own.
+    ``photo_classifier``: likewise, read the whole card with ``card-classifier-<family>-photo.onnx`` when the
+    models folder has one (else the table's file).  Why: a classifier taught to name a card under another
+    (``companion dataset recrop --covered``) reads photos' piles and fans better, but lost real photos or table
+    hands where it replaced the table's (sessions 35-37); the photo settings can take it alone.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -650,7 +658,7 @@ class CardDetector:
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
-                 side_rank_clear: bool = False) -> None:
+                 side_rank_clear: bool = False, photo_classifier: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -690,7 +698,10 @@ class CardDetector:
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else DETECTOR_SIZE
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
         self.det_stride = None if isinstance(shape[2], int) or square else DETECTOR_STRIDE
-        self.cls = _session(self.models_dir / classifier_file(family), threads)
+        self.cls_path = self.models_dir / classifier_file(family, photo=True)
+        if not (photo_classifier and self.cls_path.is_file()):
+            self.cls_path = self.models_dir / classifier_file(family)
+        self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
         self.cls_input = self.cls.get_inputs()[0].name
         cshape = self.cls.get_inputs()[0].shape
@@ -748,7 +759,7 @@ class CardDetector:
             if corner_names == {**self.cls_names, len(self.cls_names): HIDDEN}:
                 self.corner_hidden = len(self.cls_names)
             elif corner_names != self.cls_names:
-                raise ModelError(f"{self.corner_path.name} names other classes than {classifier_file(family)}")
+                raise ModelError(f"{self.corner_path.name} names other classes than {self.cls_path.name}")
             self.corner_input = self.corners.get_inputs()[0].name
             kshape = self.corners.get_inputs()[0].shape
             self.corner_size = int(kshape[2]) if isinstance(kshape[2], int) else CORNER

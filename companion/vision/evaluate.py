@@ -472,6 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-corners", action="store_true",
                    help="read the corners with the table's corner model, not the photo one (the figure before "
                         "session 38)")
+    p.add_argument("--table-classifier", action="store_true",
+                   help="read the whole card with the table's classifier, not the photo one where one is shipped "
+                        "(the figure before session 47)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
@@ -494,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
-                                                 joint_weight=args.joint_weight, square=args.square))
+                                                 joint_weight=args.joint_weight, square=args.square,
+                                                 photo_classifier=not args.table_classifier))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -505,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
+                    "classifier": detector.cls_path.name,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],

@@ -13,7 +13,7 @@ from companion.paths import models_dir
 from companion.synth.build import build_corners
 from companion.vision.crops import CORNER, CORNER_SHARE, corner_views
 from companion.vision.detector import (CardDetector, CardParts, ModelError, classifier_file, corner_file, mix_by_parts,
-                                       mix_readings)
+                                       mix_readings, photo_settings)
 
 
 def _marked_crop() -> np.ndarray:
@@ -557,3 +557,29 @@ def test_the_evaluation_names_the_corner_model_it_read_with(models_copy, capsys)
     for extra, name in (([], "card-corners-french-photo.onnx"), (["--table-corners"], "card-corners-french.onnx")):
         assert evaluate_main(["latency", "--frames", "1", "--models", str(models_copy), *extra]) == 0
         assert __import__("json").loads(capsys.readouterr().out)["corner_model"] == name
+
+
+def test_photos_read_the_whole_card_with_the_photo_classifier_where_one_is_shipped(models_copy, capsys):
+    """The photo settings read the whole card with ``card-classifier-<family>-photo.onnx`` when the models
+    folder has one, the table (and ``--table-classifier``) with ``card-classifier-<family>.onnx``; without the
+    photo file both read the table's.  The Spanish classifier stands in for a photo one here: its 49 classes
+    tell the two readings apart (the corners are left out, they would refuse its names)."""
+    from companion.vision.evaluate import main as evaluate_main
+
+    crops = np.stack([_marked_crop()])
+    assert CardDetector("french", models_dir=models_copy, **photo_settings(1.0, [1.0])).cls_path.name == \
+        classifier_file("french")
+    shutil.copy(models_copy / classifier_file("spanish"), models_copy / classifier_file("french", photo=True))
+    photo = CardDetector("french", models_dir=models_copy, corners=False, **photo_settings(1.0, [1.0]))
+    table = CardDetector("french", models_dir=models_copy, corners=False)
+    assert photo.whole_readings(crops).shape == (1, 49)
+    assert table.whole_readings(crops).shape == (1, 53)
+    no_photo = CardDetector("french", models_dir=models_copy, corners=False,
+                            **photo_settings(1.0, [1.0], photo_classifier=False))
+    assert no_photo.whole_readings(crops).shape == (1, 53)
+    (models_copy / classifier_file("french", photo=True)).unlink()
+    shutil.copy(models_copy / classifier_file("french"), models_copy / classifier_file("french", photo=True))
+    for extra, name in (([], "card-classifier-french-photo.onnx"),
+                        (["--table-classifier"], "card-classifier-french.onnx")):
+        assert evaluate_main(["latency", "--frames", "1", "--models", str(models_copy), *extra]) == 0
+        assert __import__("json").loads(capsys.readouterr().out)["classifier"] == name
