@@ -567,6 +567,7 @@ def test_photos_read_the_whole_card_with_the_photo_classifier_where_one_is_shipp
     from companion.vision.evaluate import main as evaluate_main
 
     crops = np.stack([_marked_crop()])
+    (models_copy / classifier_file("french", photo=True)).unlink(missing_ok=True)  # the shipped one, if any
     assert CardDetector("french", models_dir=models_copy, **photo_settings(1.0, [1.0])).cls_path.name == \
         classifier_file("french")
     shutil.copy(models_copy / classifier_file("spanish"), models_copy / classifier_file("french", photo=True))
