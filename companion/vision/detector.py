@@ -233,6 +233,13 @@ def corner_file(family: str, photo: bool = False) -> str:
     return f"card-corners-{family}-photo.onnx" if photo else f"card-corners-{family}.onnx"
 
 
+def shipped_file(models: Path, name_for, family: str, photo: bool) -> Path:
+    """``name_for(family, photo=True)`` in ``models`` when ``photo`` and that file is shipped, else the table's
+    ``name_for(family)``: the photo settings read their own corner model and classifier where they exist."""
+    path = models / name_for(family, photo=True)
+    return path if photo and path.is_file() else models / name_for(family)
+
+
 class ModelError(RuntimeError):
     """Weights are missing, unreadable or not the expected model."""
 
@@ -698,9 +705,7 @@ class CardDetector:
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else DETECTOR_SIZE
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
         self.det_stride = None if isinstance(shape[2], int) or square else DETECTOR_STRIDE
-        self.cls_path = self.models_dir / classifier_file(family, photo=True)
-        if not (photo_classifier and self.cls_path.is_file()):
-            self.cls_path = self.models_dir / classifier_file(family)
+        self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
         self.cls_input = self.cls.get_inputs()[0].name
@@ -750,9 +755,7 @@ class CardDetector:
         self.corner_hidden: int | None = None  # the corner model's HIDDEN class, if it has one
         self.corners = None  # loaded only when it will be read
         self.corner_crop = corner_crop
-        self.corner_path = self.models_dir / corner_file(family, photo=True)
-        if not (photo_corners and self.corner_path.is_file()):
-            self.corner_path = self.models_dir / corner_file(family)
+        self.corner_path = shipped_file(self.models_dir, corner_file, family, photo_corners)
         if corners and corner_weight > 0 and self.corner_path.is_file():
             self.corners = _session(self.corner_path, threads)
             corner_names = _names(self.corners)
