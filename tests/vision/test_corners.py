@@ -584,3 +584,14 @@ def test_photos_read_the_whole_card_with_the_photo_classifier_where_one_is_shipp
                         (["--table-classifier"], "card-classifier-french.onnx")):
         assert evaluate_main(["latency", "--frames", "1", "--models", str(models_copy), *extra]) == 0
         assert __import__("json").loads(capsys.readouterr().out)["classifier"] == name
+
+
+def test_a_corrupt_photo_classifier_is_a_clear_error_and_the_table_still_loads(models_copy):
+    """A shipped photo classifier that cannot be read is not passed over silently for the table's: the photo
+    settings raise :class:`ModelError` naming the file, and the table, which never reads it, loads as before."""
+    (models_copy / classifier_file("french", photo=True)).write_bytes(b"not an onnx model")
+    with pytest.raises(ModelError, match="cannot load .*card-classifier-french-photo.onnx"):
+        CardDetector("french", models_dir=models_copy, **photo_settings(1.0, [1.0]))
+    table = CardDetector("french", models_dir=models_copy)
+    assert table.cls_path.name == classifier_file("french")
+    assert table.whole_readings(np.stack([_marked_crop()])).shape == (1, 53)
