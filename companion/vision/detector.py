@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -233,7 +233,7 @@ def corner_file(family: str, photo: bool = False) -> str:
     return f"card-corners-{family}-photo.onnx" if photo else f"card-corners-{family}.onnx"
 
 
-def shipped_file(models: Path, name_for, family: str, photo: bool) -> Path:
+def shipped_file(models: Path, name_for: Callable[..., str], family: str, photo: bool) -> Path:
     """``name_for(family, photo=True)`` in ``models`` when ``photo`` and that file is shipped, else the table's
     ``name_for(family)``: the photo settings read their own corner model and classifier where they exist."""
     path = models / name_for(family, photo=True)

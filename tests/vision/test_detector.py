@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.paths import models_dir
-from companion.vision.detector import CardDetector, Detection, ImageError, ModelError, read_image
+from companion.vision.detector import CardDetector, Detection, ImageError, ModelError, photo_settings, read_image
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -27,7 +27,7 @@ def french() -> CardDetector:
 
 
 def test_shipped_weights_are_present_and_small():
-    for name in ("card-detector.onnx", "card-classifier-french.onnx"):
+    for name in ("card-detector.onnx", "card-classifier-french.onnx", "card-classifier-french-photo.onnx"):
         path = models_dir() / name
         assert path.is_file(), f"{path} missing"
         assert path.stat().st_size < 20_000_000
@@ -67,11 +67,8 @@ def test_photo_settings_name_every_fixture_card():
     """``companion detect``'s settings (its own corner model and, since session 47, its own whole-card
     classifier) name all 12 fixture cards of the held-back designs; with the table's classifier the
     oxygen-white jack of clubs, a third under the nine, is not named (11 of 12)."""
-    from companion.vision.detector import photo_settings
-
     photo = CardDetector("french", **photo_settings())
-    if not photo.cls_path.name.endswith("-photo.onnx"):
-        pytest.skip("no photo classifier shipped in models/")
+    assert photo.cls_path.name == "card-classifier-french-photo.onnx"
     total, _, named, false = _fixture_scores(photo)
     assert total == 12
     assert named == 12, f"named {named} of 12"
