@@ -35,7 +35,8 @@ def _build(args: argparse.Namespace) -> int:
             if n > 0:
                 build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers,
                               start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
-                              photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs)
+                              photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs,
+                              reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -150,6 +151,17 @@ def _crops(args: argparse.Namespace) -> int:
     return _timed(work, (ArtError,))
 
 
+def _redraw_options(parser: argparse.ArgumentParser, reindex_help: str) -> None:
+    """--reindex, --index-styles and --big-pip, shared by `build` (per scene) and `crops` (per card)."""
+    parser.add_argument("--reindex", type=share, default=0.0, metavar="P", help=reindex_help)
+    parser.add_argument("--index-styles", nargs="+", default=["stacked"], choices=INDEX_STYLES, metavar="STYLE",
+                        help="layouts of a redrawn index, one drawn per card: stacked (rank over suit, two corners), "
+                             "single (one corner), row (rank and suit on one line, top and bottom), "
+                             "row_single (top only)")
+    parser.add_argument("--big-pip", type=share, default=0.0, metavar="P",
+                        help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("dataset", help="build synthetic card datasets (YOLO format)")
     sub = p.add_subparsers(dest="dataset_command", required=True)
@@ -175,6 +187,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(companion.synth.npm_decks; needs npm and the registry once), the nine newer decks of "
                         "Debian trixie's gnome-cards-data (companion.synth.debian_decks; fetched once from the "
                         "Debian archive), or all three; validation always uses the held-back Debian designs")
+    _redraw_options(b, "share of training scenes whose face-up cards all have their index corners redrawn in "
+                       "another typeface (validation scenes never are)")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,
@@ -191,13 +205,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--figures", action="store_true", help="figure cards only (J, Q, K / sota, caballo, rey)")
     c.add_argument("--face-mix", type=share, default=0.0, metavar="P",
                    help="share of figures drawn with another figure's picture inside their own index corners")
-    c.add_argument("--reindex", type=share, default=0.0, metavar="P",
-                   help="share of French cards whose index corners are redrawn in another typeface")
-    c.add_argument("--index-styles", nargs="+", default=["stacked"], choices=INDEX_STYLES, metavar="STYLE",
-                   help="layouts of a redrawn index, one drawn per card: stacked (rank over suit, two corners), "
-                        "single (one corner), row (rank and suit on one line, top and bottom), row_single (top only)")
-    c.add_argument("--big-pip", type=share, default=0.0, metavar="P",
-                   help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
+    _redraw_options(c, "share of French cards whose index corners are redrawn in another typeface")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)

@@ -89,7 +89,8 @@ def designs_for(family: str, split: str, workers: int = 1, source: str = "debian
 def render_random_scene(rng: np.random.Generator, family: str, designs: list[Design],
                         back_designs: list[Design] | None = None, size: tuple[int, int] | None = None,
                         layouts: tuple[str, ...] | None = None, photos: PhotoPool | None = None,
-                        photo_share: float = 0.0) -> Scene:
+                        photo_share: float = 0.0, reindex: float = 0.0,
+                        index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> Scene:
     """One random training scene of ``family`` drawn with one of ``designs``.
 
     ``layouts``: draw the layout kind uniformly from these (default: the table mix of
@@ -97,6 +98,12 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     ``photos``: a share ``photo_share`` of the scenes lie on a photographed surface among
     objects with photographed faces (``companion.synth.photos``); without, no random draw
     changes, so a seed renders the scenes it always did.
+    ``reindex``: the share of scenes (French) whose face-up cards all have their index corners
+    redrawn (:func:`companion.synth.reindex.reindexed_face`, in one of ``index_styles``, ``big_pip``
+    of the number cards as one large pip).  Why: the held-back designs that read worst print their
+    index where no training deck does (rank and suit on one line, the rank top right, one big pip),
+    and only whole scenes teach a classifier those layouts on cards half under others.  At 0 no
+    random draw changes.
     """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
@@ -107,6 +114,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     back = backs[int(rng.integers(len(backs)))]
     kind = str(rng.choice(layouts)) if layouts else None
     placements, kind = random_layout(rng, pool, kind)
+    if reindex > 0 and family == "french" and rng.random() < reindex:
+        _reindex_placements(placements, design, rng, index_styles, big_pip)
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
     lighting = random_lighting(rng)
@@ -116,6 +125,17 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
                              clutter=photos.patch)
     return compose_scene(placements, camera, design=design, back_design=back,
                          lighting=lighting, rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
+
+
+def _reindex_placements(placements: list, design: Design, rng: np.random.Generator,
+                        index_styles: tuple[str, ...], big_pip: float) -> None:
+    """Give every face-up placement (without art of its own) its face with the index corners redrawn."""
+    from companion.synth.art import card_image
+    from companion.synth.reindex import reindexed_face
+
+    for p in placements:
+        if p.card != "back" and p.art is None and p.design is None:
+            p.art = reindexed_face(card_image(design, p.card), p.card, rng, index_styles, big_pip)
 
 
 def yolo_lines(scene: Scene) -> list[str]:
@@ -181,7 +201,7 @@ def _fully_cached(design: Design) -> bool:
 
 
 def _worker(args: tuple) -> list[str]:
-    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share, source = args
+    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share, source, redraw = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     out_dir = Path(out)
@@ -190,7 +210,8 @@ def _worker(args: tuple) -> list[str]:
     records = []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
-        scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share)
+        scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share,
+                                    reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2])
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
@@ -208,13 +229,16 @@ def _worker(args: tuple) -> list[str]:
 def build_dataset(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0,
                   workers: int = 1, crop: int = CROP, start: int = 0,
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
-                  photo_share: float = 0.0, designs: str = "debian") -> Path:
+                  photo_share: float = 0.0, designs: str = "debian", reindex: float = 0.0,
+                  index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
     different scenes to the same folder; ``layouts`` restricts the layout kinds;
     ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes;
     ``designs``: the training designs' source (:data:`DESIGN_SOURCES`; validation keeps the held-back ones).
+    ``reindex``/``index_styles``/``big_pip``: redrawn index corners in a share of the training scenes
+    (:func:`render_random_scene`); validation scenes are never redrawn, they show the held-back decks as printed.
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
@@ -226,13 +250,16 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
+    if split != "train" or family != "french":
+        reindex = 0.0
+    redraw = (reindex, tuple(index_styles), big_pip)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
     designs_for(family, split, workers, designs)
     chunks = []
     step = max(1, (n + workers * 4 - 1) // (workers * 4))
     for a in range(start, start + n, step):
         chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts, photo_dirs,
-                       photo_share, designs))
+                       photo_share, designs, redraw))
     with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
         if workers <= 1:
             for ch in chunks:

@@ -383,6 +383,8 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
 @pytest.mark.parametrize("command, option", [
     (["build", "--family", "spanish", "--n", "1", "--photos"], "--photo-share"),
     (["crops", "--family", "french", "--n", "1"], "--reindex"),
+    (["build", "--family", "french", "--n", "1"], "--reindex"),
+    (["build", "--family", "french", "--n", "1"], "--big-pip"),
     (["scene-corners", "--scenes", "S"], "--hidden-share"),
     (["scene-corners", "--scenes", "S"], "--full-share"),
 ])
@@ -478,3 +480,51 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     assert main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "h"), "--reps", "3",
                  "--full-share", "1", "--hidden-share", "1", "--only-hidden"]) == 0
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["hidden"]
+
+
+def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tmp_path, monkeypatch):
+    """`dataset build --reindex` redraws the index corners of a share of training scenes, every face-up card
+    of such a scene, in the layouts asked for; validation scenes (held-back decks as printed) never, and at 0
+    nothing is drawn, so a seed still renders the scenes it always did."""
+    import companion.synth.art as art
+    import companion.synth.build as build
+    import companion.synth.reindex as reindex
+    import companion.synth.scene as scene
+
+    cards = ("7S", "KH", "2D", "AC")
+    design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
+    face = np.full((360, 250, 4), 255, np.uint8)
+    face[:, :, :3] = (235, 240, 245)
+    monkeypatch.setattr(art, "card_image", lambda d, c: face)
+    monkeypatch.setattr(scene, "card_image", lambda d, c: face)
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
+    monkeypatch.setattr(build, "family_cards", lambda family: cards)
+    monkeypatch.setattr(build, "has_back", lambda d: True)
+    calls: list[tuple[str, tuple[str, ...], float]] = []
+    original = reindex.reindexed_face
+
+    def spy(art_, card, rng, styles=("stacked",), big_pip=0.0):
+        calls.append((card, styles, big_pip))
+        return original(art_, card, rng, styles, big_pip)
+
+    monkeypatch.setattr(reindex, "reindexed_face", spy)
+
+    def faces(out, split):
+        recs = [json.loads(x) for x in (out / "scenes" / f"{split}-french.jsonl").read_text().splitlines()]
+        return sorted(c["card"] for r in recs for c in r["cards"] if c["card"] != "back")
+
+    redrawn = build.build_dataset("french", 4, tmp_path / "redrawn", split="train", seed=3, reindex=1.0,
+                                  index_styles=("row", "single"), big_pip=0.5)
+    drawn = faces(redrawn, "train")
+    assert drawn and sorted(c for c, _, _ in calls) == drawn  # every face of every scene, once
+    assert {(s, p) for _, s, p in calls} == {(("row", "single"), 0.5)}
+
+    calls.clear()
+    build.build_dataset("french", 2, tmp_path / "val", split="val", seed=3, reindex=1.0)
+    plain = build.build_dataset("french", 2, tmp_path / "plain", split="train", seed=3, reindex=0.0)
+    assert calls == []
+    default = build.build_dataset("french", 2, tmp_path / "default", split="train", seed=3)
+    for stem in ("fr000000", "fr000001"):
+        a = cv2.imread(str(plain / "images" / "train" / f"{stem}.jpg"))
+        assert np.array_equal(a, cv2.imread(str(default / "images" / "train" / f"{stem}.jpg")))
