@@ -29,7 +29,7 @@ from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, 
                                  prepare_designs, split_designs)
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
-from companion.synth.scene import INDEX_REGION, Scene, boxable, compose_scene
+from companion.synth.scene import INDEX_REGION, Placement, Scene, boxable, compose_scene
 from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
 DETECT_NAMES = {0: "card", 1: "back"}
@@ -127,7 +127,7 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
                          lighting=lighting, rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
 
 
-def _reindex_placements(placements: list, design: Design, rng: np.random.Generator,
+def _reindex_placements(placements: list[Placement], design: Design, rng: np.random.Generator,
                         index_styles: tuple[str, ...], big_pip: float) -> None:
     """Give every face-up placement (without art of its own) its face with the index corners redrawn."""
     from companion.synth.art import card_image
@@ -242,6 +242,15 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
+    if split != "train" or family != "french":
+        reindex = 0.0
+    if reindex > 0:
+        from companion.synth.reindex import INDEX_STYLES
+
+        unknown = [s for s in index_styles if s not in INDEX_STYLES]
+        if unknown or not index_styles:
+            # here, before anything is written or a worker meets it mid-build
+            raise ValueError(f"index_styles must be some of {INDEX_STYLES}, got {tuple(index_styles)!r}")
     photo_dirs = tuple(photo_dirs)
     if photo_dirs and photo_share > 0:
         pool_for(photo_dirs)  # fails here, clearly, before anything is written
@@ -250,8 +259,6 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
-    if split != "train" or family != "french":
-        reindex = 0.0
     redraw = (reindex, tuple(index_styles), big_pip)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
     designs_for(family, split, workers, designs)
