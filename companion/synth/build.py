@@ -242,15 +242,12 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
-    if split != "train" or family != "french":
+    if split != "train":
         reindex = 0.0
     if reindex > 0:
-        from companion.synth.reindex import INDEX_STYLES
+        from companion.synth.reindex import check_index_styles
 
-        unknown = [s for s in index_styles if s not in INDEX_STYLES]
-        if unknown or not index_styles:
-            # here, before anything is written or a worker meets it mid-build
-            raise ValueError(f"index_styles must be some of {INDEX_STYLES}, got {tuple(index_styles)!r}")
+        check_index_styles(tuple(index_styles))  # before anything is written
     photo_dirs = tuple(photo_dirs)
     if photo_dirs and photo_share > 0:
         pool_for(photo_dirs)  # fails here, clearly, before anything is written

@@ -117,6 +117,18 @@ def _index_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[i
 INDEX_STYLES = ("stacked", "single", "row", "row_single")
 
 
+def check_index_styles(styles: tuple[str, ...]) -> None:
+    """Raise ``ValueError`` unless ``styles`` names one or more of :data:`INDEX_STYLES`.
+
+    Why a function: ``dataset build`` checks before it writes anything, where a worker would meet a bad style
+    only in the middle of a build; :func:`reindexed_face` checks the same way for its other callers."""
+    if not styles:
+        raise ValueError(f"no index style given; expected some of {INDEX_STYLES}")
+    for style in styles:
+        if style not in INDEX_STYLES:
+            raise ValueError(f"unknown index style {style!r}; expected some of {INDEX_STYLES}")
+
+
 def _suit_patch(card: str, pw: int, ph: int, paper: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
     """A pw x ph RGB patch: the suit sign alone, on paper (the right half of a "row" index)."""
     from PIL import Image, ImageDraw, ImageFont
@@ -181,9 +193,7 @@ def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator,
     four-colour).  With the defaults the draws are those of the first version, so
     the v6 data can be rebuilt.
     """
-    for style in styles:
-        if style not in INDEX_STYLES:
-            raise ValueError(f"unknown index style {style!r}; expected some of {INDEX_STYLES}")
+    check_index_styles(styles)
     out = art.copy()
     rgb = out[:, :, :3]
     h, w = rgb.shape[:2]

@@ -520,7 +520,7 @@ def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tm
     assert drawn and sorted(c for c, _, _ in calls) == drawn  # every face of every scene, once
     assert {(s, p) for _, s, p in calls} == {(("row", "single"), 0.5)}
 
-    with pytest.raises(ValueError, match="index_styles"):
+    with pytest.raises(ValueError, match="unknown index style 'diagonal'"):
         build.build_dataset("french", 1, tmp_path / "bad", split="train", reindex=0.5, index_styles=("diagonal",))
     assert not (tmp_path / "bad").exists()
     calls.clear()
