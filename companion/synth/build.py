@@ -129,13 +129,14 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
 
 def _reindex_placements(placements: list[Placement], design: Design, rng: np.random.Generator,
                         index_styles: tuple[str, ...], big_pip: float) -> None:
-    """Give every face-up placement (without art of its own) its face with the index corners redrawn."""
+    """Give every face-up placement (without art of its own) its face with the index corners redrawn, and
+    the regions where its index now lies (the scene's ``index_visible`` and corner labels follow them)."""
     from companion.synth.art import card_image
-    from companion.synth.reindex import reindexed_face
+    from companion.synth.reindex import redraw_index
 
     for p in placements:
         if p.card != "back" and p.art is None and p.design is None:
-            p.art = reindexed_face(card_image(design, p.card), p.card, rng, index_styles, big_pip)
+            p.art, p.index_regions = redraw_index(card_image(design, p.card), p.card, rng, index_styles, big_pip)
 
 
 def yolo_lines(scene: Scene) -> list[str]:
@@ -221,7 +222,9 @@ def _worker(args: tuple) -> list[str]:
             "image": f"images/{split}/{stem}.jpg", "design": scene.design,
             "cards": [{"card": c.card, "box": [round(v, 2) for v in c.box],
                        "corners": np.round(c.corners, 2).tolist(), "visible": round(c.visible, 3),
-                       "index_visible": round(c.index_visible, 3), "labelled": c.labelled()} for c in scene.cards],
+                       "index_visible": round(c.index_visible, 3), "labelled": c.labelled(),
+                       **({"index_regions": [np.round(r, 4).tolist() for r in c.index_regions]}
+                          if c.index_regions is not None else {})} for c in scene.cards],
         }))
     return records
 

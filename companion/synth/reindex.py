@@ -176,7 +176,22 @@ def _big_pip(rgb: np.ndarray, card: str, paper: np.ndarray, colour: tuple[int, i
 
 def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator,
                    styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> np.ndarray:
-    """``art`` (a French card face, BGR or BGRA as the art module hands out) with its index corners redrawn.
+    """``art`` with its index corners redrawn (:func:`redraw_index`), the face alone."""
+    return redraw_index(art, card, rng, styles, big_pip)[0]
+
+
+def redraw_index(art: np.ndarray, card: str, rng: np.random.Generator,
+                 styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0
+                 ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """``art`` (a French card face, BGR or BGRA as the art module hands out) with its index corners redrawn,
+    and where each whole index now lies.
+
+    The regions are 4x2 arrays of (x, y) shares of the art, as
+    :func:`companion.synth.scene.index_regions` gives them for a printed deck: one per place the card shows
+    its rank with its suit (a stacked index's patch; a line's whole band, rank to suit).  Why: a scene that
+    lays this face down must say whether its index is in view, and the corner images cut from the scene must
+    be labelled where the index was drawn, not where the family's decks print it; a redrawn index can sit
+    top right, in one corner only, or along the top.
 
     ``styles``: the index layouts to draw one from, evenly:
 
@@ -247,4 +262,13 @@ def reindexed_face(art: np.ndarray, card: str, rng: np.random.Generator,
         ph_, pw_ = p.shape[:2]
         rgb[y:y + ph_, x:x + pw_] = p
     out[:, :, :3] = rgb
-    return out
+    if style in ("stacked", "single"):
+        boxes = [(x, y, x + p.shape[1], y + p.shape[0]) for x, y, p in corners]
+    else:  # a line: rank and suit side by side make one index, at the top (and, "row", turned at the bottom)
+        lines = [corners[:2]] + ([corners[2:]] if style == "row" else [])
+        boxes = [(min(x for x, _, _ in pair), min(y for _, y, _ in pair),
+                  max(x + p.shape[1] for x, _, p in pair), max(y + p.shape[0] for _, y, p in pair))
+                 for pair in lines]
+    regions = tuple(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64) / (w, h)
+                    for x0, y0, x1, y1 in boxes)
+    return out, regions

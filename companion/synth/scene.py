@@ -48,6 +48,7 @@ class Placement:
     z: int = 0  # higher is on top
     design: Design | None = None  # None: the scene's design (face) or back design (back)
     art: np.ndarray | None = None  # BGRA picture to draw instead of the design's (see build.mixed_face)
+    index_regions: tuple[np.ndarray, ...] | None = None  # where ``art`` prints its index (None: the family's)
 
 
 @dataclass
@@ -112,6 +113,7 @@ class LabelledCard:
     index_visible: float  # best visible fraction of its two index corners
     z: int = 0
     placement_index: int = 0
+    index_regions: tuple[np.ndarray, ...] | None = None  # its art's own index regions (None: the family's)
 
     def labelled(self) -> bool:
         """Whether a detector should be asked to find this card (:func:`boxable`)."""
@@ -363,7 +365,7 @@ def compose_scene(
         h, w = arts[i]
         m = hom @ _card_matrix((h, w), p, height_mm)
         best = 0.0
-        for reg in index_regions(family):
+        for reg in (p.index_regions if p.index_regions is not None else index_regions(family)):
             rq = _project(m, reg * np.array([w, h]))
             ra = abs(cv2.contourArea(rq.astype(np.float32)))
             if ra < 1:
@@ -380,7 +382,7 @@ def compose_scene(
         bx0, by0 = quad.min(axis=0)
         bx1, by1 = quad.max(axis=0)
         box = (float(max(bx0, 0)), float(max(by0, 0)), float(min(bx1, W)), float(min(by1, H)))
-        cards.append(LabelledCard(p.card, box, quad, min(visible, 1.0), best, p.z, i))
+        cards.append(LabelledCard(p.card, box, quad, min(visible, 1.0), best, p.z, i, p.index_regions))
 
     image = _photometric(canvas, lighting, rng)
     return Scene(image=image, cards=cards, homography=hom, design=design.name)

@@ -63,7 +63,7 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
                         hidden_share: float = 0.0, own: bool = True) -> list[tuple[str, np.ndarray]]:
     """(label, corner view) pairs for one scene: ``cards`` as the scene records them (``card``, ``box``,
     ``corners``: top-left, top-right, bottom-right, bottom-left of the art, ``visible``, ``index_visible``,
-    ``labelled``), in drawing order.  Each labelled face is cut ``reps`` times (cards in full view only with
+    ``labelled``, and ``index_regions`` where the card's index was redrawn), in drawing order.  Each labelled face is cut ``reps`` times (cards in full view only with
     probability ``full_share``: they are what the older corners taught), each back in full view with
     probability ``back_share``, both its windows labelled ``back``.  A face's window whose index is hidden under
     a card above is kept with probability ``hidden_share``, labelled ``HIDDEN``; ``own=False`` keeps those
@@ -92,7 +92,8 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
             continue  # something the cards above do not explain hides part of it
         to_image = cv2.getPerspectiveTransform(unit, quad)
         regions, clear = [], []
-        for region in index_regions(family):
+        own_regions = card.get("index_regions")  # a redrawn index (`dataset build --reindex`) lies there
+        for region in (own_regions if own_regions is not None else index_regions(family)):
             polygon = cv2.perspectiveTransform(np.float32(region).reshape(-1, 1, 2), to_image).reshape(-1, 2)
             mask = _fill((height, width), polygon)
             clear.append(1.0 - (mask & above).sum() / max(1, mask.sum()))

@@ -289,6 +289,57 @@ def test_index_styles_put_the_index_where_they_say():
         reindexed_face(card, "7S", np.random.default_rng(0), ("diagonal",))
 
 
+@pytest.mark.parametrize("style", ["stacked", "single", "row", "row_single"])
+def test_a_redrawn_index_lies_inside_the_regions_it_reports(style):
+    """Every stroke of a redrawn index lies inside the regions :func:`redraw_index` reports, and each region
+    holds one: the scene's index_visible and the corner labels cut from it follow these regions."""
+    from companion.synth.reindex import redraw_index
+
+    card = _plain_card()
+    h, w = card.shape[:2]
+    for seed in range(8):
+        for name in ("7S", "10D", "KH"):
+            face, regions = redraw_index(card, name, np.random.default_rng(seed), (style,))
+            ink = _ink(face)
+            inside = np.zeros_like(ink)
+            assert len(regions) == {"stacked": 2, "single": 1, "row": 2, "row_single": 1}[style]
+            for region in regions:
+                assert region.shape == (4, 2) and (region >= 0).all() and (region <= 1).all()
+                x0, y0 = np.floor(region.min(axis=0) * (w, h)).astype(int)
+                x1, y1 = np.ceil(region.max(axis=0) * (w, h)).astype(int)
+                assert ink[y0:y1, x0:x1].sum() > 10  # an index is drawn there
+                if style.startswith("row"):  # a line's region is its whole band, rank to suit
+                    assert x1 - x0 > 0.5 * w
+                inside[y0:y1, x0:x1] = True
+            assert ink.any() and not (ink & ~inside).any(), (style, seed, name)
+            # the same draws as the face alone gives
+            np.testing.assert_array_equal(face, reindexed_face_of(card, name, seed, style))
+
+
+def reindexed_face_of(card: np.ndarray, name: str, seed: int, style: str) -> np.ndarray:
+    from companion.synth.reindex import reindexed_face
+
+    return reindexed_face(card, name, np.random.default_rng(seed), (style,))
+
+
+def test_a_card_is_labelled_by_where_its_own_index_lies(plain_design):
+    """A card more than half under another is asked of a detector only with an index corner in view; a face
+    that prints its index elsewhere than its family's decks (a redrawn one) is judged by its own regions."""
+    camera = Camera(W, H, 400.0)
+    top_right = np.array([[0.8, 0.0], [1.0, 0.0], [1.0, 0.27], [0.8, 0.27]])
+
+    def under_a_back(regions):
+        placements = [Placement("1O", (0.0, 0.0), 0.0, z=0, index_regions=regions),
+                      Placement("back", (0.0, -40.0), 0.0, z=1)]  # covers the card's top 55 %
+        return next(c for c in _render(plain_design, placements, camera).cards if c.card == "1O")
+
+    printed, redrawn = under_a_back(None), under_a_back((top_right,))
+    assert 0.15 < printed.visible < 0.5 and printed.visible == redrawn.visible
+    assert printed.index_visible > 0.99 and printed.labelled()  # the family's bottom corner is in view
+    assert redrawn.index_visible < 0.01 and not redrawn.labelled()  # its only index is under the back
+    assert redrawn.index_regions == (top_right,)
+
+
 def test_big_pip_replaces_a_number_cards_body_but_never_a_figures():
     from companion.synth.reindex import reindexed_face
 
@@ -436,6 +487,7 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     way up the crop was cut), the card on top both; a card the cards above do not explain (a finger hides
     part of it) gives none; and the command writes them in one folder per card, warning of a scene whose image
     is lost and writing the others."""
+    from companion.synth.scene import index_regions
     from companion.synth.scene_corners import scene_corner_images
 
     image = np.full((240, 320, 3), 90, np.uint8)
@@ -461,6 +513,14 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     alone = dict(under, visible=1.0)
     assert [label for label, _ in scene_corner_images(image, [alone], np.random.default_rng(0), reps=3,
                                                       full_share=1.0)] == ["7S"] * 6
+    # a redrawn face is labelled where its own index lies: top left alone (one window), or a band along the top
+    # that no corner window holds whole (none)
+    top_left, _ = index_regions("french")
+    band = [[0.03, 0.02], [0.97, 0.02], [0.97, 0.2], [0.03, 0.2]]
+    for regions, want in (([top_left.tolist()], ["7S"] * 3), ([band], [])):
+        redrawn = dict(alone, index_regions=regions)
+        assert [label for label, _ in scene_corner_images(image, [redrawn], np.random.default_rng(0), reps=3,
+                                                          full_share=1.0)] == want
 
     root = tmp_path / "ds"
     (root / "images").mkdir(parents=True)
@@ -502,31 +562,42 @@ def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tm
     monkeypatch.setattr(build, "family_cards", lambda family: cards)
     monkeypatch.setattr(build, "has_back", lambda d: True)
     calls: list[tuple[str, tuple[str, ...], float]] = []
-    original = reindex.reindexed_face
+    original = reindex.redraw_index
 
     def spy(art_, card, rng, styles=("stacked",), big_pip=0.0):
         calls.append((card, styles, big_pip))
         return original(art_, card, rng, styles, big_pip)
 
-    monkeypatch.setattr(reindex, "reindexed_face", spy)
+    monkeypatch.setattr(reindex, "redraw_index", spy)
+
+    def records(out, split):
+        return [json.loads(x) for x in (out / "scenes" / f"{split}-french.jsonl").read_text().splitlines()]
 
     def faces(out, split):
-        recs = [json.loads(x) for x in (out / "scenes" / f"{split}-french.jsonl").read_text().splitlines()]
-        return sorted(c["card"] for r in recs for c in r["cards"] if c["card"] != "back")
+        return sorted(c["card"] for r in records(out, split) for c in r["cards"] if c["card"] != "back")
 
     redrawn = build.build_dataset("french", 4, tmp_path / "redrawn", split="train", seed=3, reindex=1.0,
                                   index_styles=("row", "single"), big_pip=0.5)
     drawn = faces(redrawn, "train")
     assert drawn and sorted(c for c, _, _ in calls) == drawn  # every face of every scene, once
     assert {(s, p) for _, s, p in calls} == {(("row", "single"), 0.5)}
+    # each redrawn face records where its index now lies (a line: one band; one corner: one patch), a back none
+    for card in (c for r in records(redrawn, "train") for c in r["cards"]):
+        if card["card"] == "back":
+            assert "index_regions" not in card
+        else:
+            assert len(card["index_regions"]) in (1, 2) and all(np.array(r).shape == (4, 2)
+                                                                for r in card["index_regions"])
 
     with pytest.raises(ValueError, match="unknown index style 'diagonal'"):
         build.build_dataset("french", 1, tmp_path / "bad", split="train", reindex=0.5, index_styles=("diagonal",))
     assert not (tmp_path / "bad").exists()
     calls.clear()
-    build.build_dataset("french", 2, tmp_path / "val", split="val", seed=3, reindex=1.0)
+    val = build.build_dataset("french", 2, tmp_path / "val", split="val", seed=3, reindex=1.0)
     plain = build.build_dataset("french", 2, tmp_path / "plain", split="train", seed=3, reindex=0.0)
     assert calls == []
+    assert not any("index_regions" in c for out, split in ((val, "val"), (plain, "train"))
+                   for r in records(out, split) for c in r["cards"])
     default = build.build_dataset("french", 2, tmp_path / "default", split="train", seed=3)
     for stem in ("fr000000", "fr000001"):
         a = cv2.imread(str(plain / "images" / "train" / f"{stem}.jpg"))
