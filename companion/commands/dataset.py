@@ -118,8 +118,9 @@ def _scene_corners(args: argparse.Namespace) -> int:
     def work() -> list[str]:
         count = build_scene_corners(args.scenes, args.out, family=args.family, split=args.split, reps=args.reps,
                                     full_share=args.full_share, back_share=args.back_share, seed=args.seed,
-                                    workers=args.workers, hidden_share=args.hidden_share, own=not args.only_hidden)
-        return [f"{count} corner images -> {args.out}"]
+                                    workers=args.workers, hidden_share=args.hidden_share, own=not args.only_hidden,
+                                    view=args.view, bare_share=args.bare_share, upright_share=args.upright_share)
+        return [f"{count} {'band' if args.view == 'bands' else 'corner'} images -> {args.out}"]
 
     return _timed(work, (FileNotFoundError,))
 
@@ -265,4 +266,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sc.add_argument("--hidden-share", type=share, default=0.0,
                     help="share of the windows whose own index lies under another card kept, labelled 'hidden'")
     sc.add_argument("--only-hidden", action="store_true", help="write the 'hidden' windows alone")
+    sc.add_argument("--view", choices=("corners", "bands"), default="corners",
+                    help="cut the crop's index corners (the corner model's data) or its top and bottom bands "
+                         "(the band model's)")
+    sc.add_argument("--bare-share", type=share, default=0.0,
+                    help="share of the windows holding no index of their card at all kept, labelled 'hidden'")
+    sc.add_argument("--upright-share", type=share, default=0.0,
+                    help="share of the cuts taken from the card turned upright by its true outline, not its box")
     sc.set_defaults(func=_scene_corners)

@@ -34,7 +34,8 @@ import cv2
 import numpy as np
 
 from companion.synth.scene import index_regions
-from companion.vision.crops import CROP, HIDDEN, corner_window, crop_card_mapped, top_left_views
+from companion.vision.crops import (BAND, CROP, HIDDEN, band_views, band_window, corner_window, crop_card_mapped,
+                                    top_left_views, upright_crop_mapped)
 
 INSIDE = 0.8  # share of an index region that must lie inside a corner window
 UNCOVERED = 0.85  # ... and must be clear of the cards above
@@ -48,29 +49,59 @@ def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _windows(size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of a crop's two corner windows (:func:`companion.vision.crops.corner_views`): top left and, half
-    turned, bottom right."""
-    cw, ch = corner_window(size, size)
+VIEWS = ("corners", "bands")
+
+
+def _windows(view: str = "corners", size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of a crop's two windows: its corners (:func:`companion.vision.crops.corner_views`: top left and,
+    half turned, bottom right) or its bands (:func:`companion.vision.crops.band_views`: the top and, half
+    turned, the bottom)."""
     top, bottom = np.zeros((size, size), np.uint8), np.zeros((size, size), np.uint8)
+    if view == "bands":
+        bh = band_window(size)
+        top[:bh] = 1
+        bottom[size - bh:] = 1
+        return top, bottom
+    cw, ch = corner_window(size, size)
     top[:ch, :cw] = 1
     bottom[size - ch:, size - cw:] = 1
     return top, bottom
 
 
+def _views(crop: np.ndarray, view: str) -> tuple[np.ndarray, np.ndarray]:
+    """The two windows of ``_windows`` cut from one crop as the detector reads them."""
+    if view == "bands":
+        both = band_views(crop[None], BAND)
+        return both[0], both[1]
+    return top_left_views(crop[None])[0], top_left_views(crop[None, ::-1, ::-1])[0]
+
+
 def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Generator, family: str = "french",
                         reps: int = 4, full_share: float = 0.4, back_share: float = 0.3,
-                        hidden_share: float = 0.0, own: bool = True) -> list[tuple[str, np.ndarray]]:
+                        hidden_share: float = 0.0, own: bool = True, view: str = "corners",
+                        bare_share: float = 0.0, upright_share: float = 0.0) -> list[tuple[str, np.ndarray]]:
     """(label, corner view) pairs for one scene: ``cards`` as the scene records them (``card``, ``box``,
     ``corners``: top-left, top-right, bottom-right, bottom-left of the art, ``visible``, ``index_visible``,
     ``labelled``, and ``index_regions`` where the card's index was redrawn), in drawing order.  Each labelled face is cut ``reps`` times (cards in full view only with
     probability ``full_share``: they are what the older corners taught), each back in full view with
     probability ``back_share``, both its windows labelled ``back``.  A face's window whose index is hidden under
     a card above is kept with probability ``hidden_share``, labelled ``HIDDEN``; ``own=False`` keeps those
-    alone (hidden windows cut from scenes whose other corners were cut before)."""
+    alone (hidden windows cut from scenes whose other corners were cut before).
+
+    ``view`` "bands": the crop's top and bottom bands instead of its corners (the band model's data,
+    :func:`companion.vision.crops.band_views`), labelled by the same rule.  ``bare_share``: a face's window
+    that holds no index region of its own at all, neither in view nor hidden (the bare end of a deck printing
+    its index at the top only, a tilted box crop's edge), is kept with this probability, labelled ``HIDDEN``:
+    the band model then says where a window shows no index to read, and the reading leans on the other one.
+    ``upright_share``: the share of cuts taken from the card turned upright by its true outline
+    (:func:`companion.vision.crops.upright_crop_mapped`, either way up), as the detector reads a card whose
+    outline it finds, instead of from its box.  At 0 neither draws a random number, so the corners'
+    data is cut as before."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
     height, width = image.shape[:2]
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    windows = _windows()
+    windows = _windows(view)
     out: list[tuple[str, np.ndarray]] = []
     for i, card in enumerate(cards):
         if not card["labelled"]:
@@ -101,17 +132,22 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
         if not is_back and abs(max(clear) - card["index_visible"]) > 2 * AGREE:
             continue
         for _ in range(reps):
-            crop, matrix = crop_card_mapped(image, tuple(card["box"]), CROP, rng)
+            if upright_share > 0 and rng.random() < upright_share:
+                crop, matrix = upright_crop_mapped(image, quad, CROP, turn=bool(rng.random() < 0.5))
+            else:
+                crop, matrix = crop_card_mapped(image, tuple(card["box"]), CROP, rng)
             if crop is None:
                 continue
-            views = (top_left_views(crop[None])[0], top_left_views(crop[None, ::-1, ::-1])[0])
-            for window, view in zip(windows, views):
-                shown, hidden = is_back, False
+            for window, cut in zip(windows, _views(crop, view)):
+                shown, hidden, bare = is_back, False, not is_back
                 for polygon, share in zip(regions, clear):
-                    if shown or (share < UNCOVERED and (share > HIDDEN_CLEAR or hidden_share <= 0.0)):
+                    if shown:
                         continue
                     inside = _fill((CROP, CROP), cv2.perspectiveTransform(
                         polygon.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2))
+                    bare = bare and not (inside & window).any()
+                    if share < UNCOVERED and (share > HIDDEN_CLEAR or hidden_share <= 0.0):
+                        continue
                     here = inside.sum() > 0 and (inside & window).sum() / inside.sum() >= INSIDE
                     if share >= UNCOVERED:
                         shown = here
@@ -119,14 +155,16 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
                         hidden = hidden or here
                 if shown:
                     if own:
-                        out.append((card["card"], view))
+                        out.append((card["card"], cut))
                 elif hidden and rng.random() < hidden_share:
-                    out.append((HIDDEN, view))
+                    out.append((HIDDEN, cut))
+                elif bare and bare_share > 0 and rng.random() < bare_share:
+                    out.append((HIDDEN, cut))
     return out
 
 
-def _work(job: tuple[str, list[str], str, int, str, int, float, float, float, bool]) -> int:
-    root, lines, out, seed, family, reps, full_share, back_share, hidden_share, own = job
+def _work(job: tuple) -> int:
+    root, lines, out, seed, family, reps, full_share, back_share, hidden_share, own, view, bare, upright = job
     rng = np.random.default_rng(seed)
     written = 0
     for line in lines:
@@ -136,23 +174,26 @@ def _work(job: tuple[str, list[str], str, int, str, int, float, float, float, bo
             print(f"warning: unreadable scene skipped: {Path(root) / record['image']}", file=sys.stderr)
             continue
         stem = f"{Path(root).name}-{Path(record['image']).stem}"
-        for k, (label, view) in enumerate(scene_corner_images(image, record["cards"], rng, family, reps,
-                                                              full_share, back_share, hidden_share, own)):
+        for k, (label, cut) in enumerate(scene_corner_images(image, record["cards"], rng, family, reps, full_share,
+                                                             back_share, hidden_share, own, view, bare, upright)):
             folder = Path(out) / label
             folder.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(folder / f"{stem}_{k}.jpg"), view, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            cv2.imwrite(str(folder / f"{stem}_{k}.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92])
             written += 1
     return written
 
 
 def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = "french", split: str = "train",
                         reps: int = 4, full_share: float = 0.4, back_share: float = 0.3, seed: int = 0,
-                        workers: int = 1, hidden_share: float = 0.0, own: bool = True) -> int:
+                        workers: int = 1, hidden_share: float = 0.0, own: bool = True, view: str = "corners",
+                        bare_share: float = 0.0, upright_share: float = 0.0) -> int:
     """Write the corner images of every scene of ``ROOT/scenes/<split>-<family>.jsonl`` for each root into
     ``out/<card>/`` (a classifier train folder); returns how many.  The scenes go in chunks of 100, the chunk
-    numbered k (over all roots, in order) drawn with the random seed ``seed + k``; ``hidden_share`` and ``own`` as
-    :func:`scene_corner_images` takes them.  Raises FileNotFoundError when a root has no
+    numbered k (over all roots, in order) drawn with the random seed ``seed + k``; ``hidden_share``, ``own``,
+    ``view``, ``bare_share`` and ``upright_share`` as :func:`scene_corner_images` takes them.  Raises FileNotFoundError when a root has no
     such scenes file (build it with ``companion dataset build``)."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
     jobs = []
     for root in roots:
         scenes = Path(root) / "scenes" / f"{split}-{family}.jsonl"
@@ -161,7 +202,7 @@ def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = 
         lines = scenes.read_text().splitlines()
         for start in range(0, len(lines), 100):
             jobs.append((str(root), lines[start:start + 100], str(out), seed + len(jobs), family, reps,
-                         full_share, back_share, hidden_share, own))
+                         full_share, back_share, hidden_share, own, view, bare_share, upright_share))
     if workers > 1:
         with Pool(workers) as pool:
             return sum(pool.map(_work, jobs))

@@ -133,6 +133,59 @@ def top_left_views(crops_bgr: np.ndarray, size: int = CORNER, offset: tuple[floa
                      for v in crops_bgr[:, dy:dy + ch, dx:dx + cw]])
 
 
+# The index band: the share of an upright crop's height, its whole width, that holds a card's rank and suit
+# wherever the deck prints them along its top (top left stacked, top right, or rank and suit on one line).
+BAND = 96
+BAND_SHARE = 0.32
+
+
+def band_window(height: int) -> int:
+    """The height in pixels of a crop's index band (``BAND_SHARE`` of it): one place for the views cut here
+    and for the training data that labels what a band shows (``companion.synth.scene_corners``)."""
+    return int(round(height * BAND_SHARE))
+
+
+def band_views(crops_bgr: np.ndarray, size: int = BAND) -> np.ndarray:
+    """Both index bands of each crop, enlarged: (2N, size, size, 3), the N top bands then the N bottom bands
+    turned a half turn (so an index printed along either end stands upright).
+
+    Why a band beside the corners: the corner window holds the crop's top-left 55 % x 50 %, where most decks
+    print rank over suit.  The held-out decks that read worst print them elsewhere: ``tango_nuevo`` the rank
+    top left and the suit sign top right on one line, ``kde-oxygen-white`` the suit top left and the rank top
+    right.  No corner window shows both; the band shows both side by side, at the crop's full width."""
+    h = crops_bgr.shape[1]
+    bh = band_window(h)
+    views = np.concatenate([crops_bgr[:, :bh], crops_bgr[:, ::-1, ::-1][:, :bh]])
+    interp = cv2.INTER_AREA if bh > size else cv2.INTER_LINEAR
+    return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp) for v in views])
+
+
+def upright_crop_mapped(image: np.ndarray, quad: np.ndarray, size: int = CROP, turn: bool = False
+                        ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The card whose art corners are ``quad`` (top-left, top-right, bottom-right, bottom-left in the image)
+    turned upright as :func:`rectified_crop` turns a card whose outline it found (padded 3 %, warped at its
+    own size, then squashed to size x size), ``turn`` a half turn more, and the 3x3 matrix taking image pixels
+    to the crop's; (None, None) for a card under 4 pixels a side.  For training data: what a window of a
+    rectified crop shows, labelled from the scene's truth."""
+    quad = np.float32(quad)
+    short = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    long_ = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    pad = 0.03
+    out_w, out_h = int(round(short * (1 + 2 * pad))), int(round(long_ * (1 + 2 * pad)))
+    if out_w < 4 or out_h < 4:
+        return None, None
+    dst = np.float32([[pad * short, pad * long_], [(1 + pad) * short, pad * long_],
+                      [(1 + pad) * short, (1 + pad) * long_], [pad * short, (1 + pad) * long_]])
+    if turn:
+        dst = dst[[2, 3, 0, 1]]
+    matrix = cv2.getPerspectiveTransform(quad, dst).astype(np.float64)
+    warped = cv2.warpPerspective(image, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    interp = cv2.INTER_AREA if out_h > size else cv2.INTER_LINEAR
+    matrix = np.diag([size / out_w, size / out_h, 1.0]) @ matrix
+    return cv2.resize(warped, (size, size), interpolation=interp), matrix
+
+
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).
 CARD_ASPECT = (0.55, 0.85)
 QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this many pixels a side

@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 
 from companion.paths import models_dir as default_models_dir
-from companion.vision.crops import (CORNER, CROP, HIDDEN, box_iou, corner_views, crop_card, paper_box, paper_reach,
-                                    paper_share, rectified_crop, side_views, top_left_views)
+from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, corner_views, crop_card,
+                                    paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
 from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
@@ -177,6 +177,13 @@ SUIT_CORNER_WEIGHT = 0.4
 # elsewhere (val57 0.6578 -> 0.6389) and was not shipped (bench/evaluation-history.md, session 46).
 SIDE_RANK_WEIGHT = 0.0
 SIDE_RANK_CLEAR = False  # ... only for cards no other box overlaps (``OVERLAP_MIN``)
+# Photos may also read each card's top and bottom bands (``companion.vision.crops.band_views``: the crop's
+# whole width, where a deck prints rank and suit side by side) with a band model,
+# ``card-bands-<family>-photo.onnx`` (its classes the corner model's: the cards, then ``HIDDEN`` for a band
+# that shows no index of its own), and average its reading into the corners' with this weight times how far
+# either band is not read as ``HIDDEN``.  0: not read (no band model is shipped yet; ``evaluate
+# --band-weight`` measures one placed in a models folder).
+BAND_WEIGHT = 0.0
 # A corner model may name one class more than the card classifier, last: a window whose own card's index lies
 # under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
 # "drop" (its share dropped, the rest renormalised, as a model without the class reads), "weigh" (a hidden
@@ -231,6 +238,11 @@ def classifier_file(family: str, photo: bool = False) -> str:
 def corner_file(family: str, photo: bool = False) -> str:
     """The corner classifier's file; ``photo``: the one the photo settings read, when shipped."""
     return f"card-corners-{family}-photo.onnx" if photo else f"card-corners-{family}.onnx"
+
+
+def band_file(family: str) -> str:
+    """The band model's file (photos only; see ``BAND_WEIGHT``)."""
+    return f"card-bands-{family}-photo.onnx"
 
 
 def shipped_file(models: Path, name_for: Callable[..., str], family: str, photo: bool) -> Path:
@@ -517,7 +529,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
                    photo_corners: bool = True, one_deck: bool | None = None,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
-                   photo_classifier: bool = True) -> dict:
+                   photo_classifier: bool = True, band_weight: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -529,7 +541,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
     beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
     with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
-    whole card with the photo classifier where one is shipped (``photo_classifier``), and every
+    whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
+    the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -549,7 +562,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
-            "photo_classifier": photo_classifier}
+            "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight}
 
 
 def letterbox(image: np.ndarray, size: int, stride: int | None = None,
@@ -647,6 +660,9 @@ class CardDetector:
     models folder has one (else the table's file).  Why: a classifier taught to name a card under another
     (``companion dataset recrop --covered``) reads photos' piles and fans better, but lost real photos or table
     hands where it replaced the table's (sessions 35-37); the photo settings can take it alone.
+    ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
+    has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
+    0: not loaded).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -665,7 +681,7 @@ class CardDetector:
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
-                 side_rank_clear: bool = False, photo_classifier: bool = False) -> None:
+                 side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -767,6 +783,23 @@ class CardDetector:
             kshape = self.corners.get_inputs()[0].shape
             self.corner_size = int(kshape[2]) if isinstance(kshape[2], int) else CORNER
             self.corner_batch = kshape[0] if isinstance(kshape[0], int) else None
+        if not 0.0 <= band_weight <= 4.0:
+            raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
+        self.band_weight = band_weight
+        self.band_hidden: int | None = None
+        self.bands = None  # loaded only when it will be read
+        self.band_path = self.models_dir / band_file(family)
+        if self.corners is not None and band_weight > 0 and self.band_path.is_file():
+            self.bands = _session(self.band_path, threads)
+            band_names = _names(self.bands)
+            if band_names == {**self.cls_names, len(self.cls_names): HIDDEN}:
+                self.band_hidden = len(self.cls_names)
+            elif band_names != self.cls_names:
+                raise ModelError(f"{self.band_path.name} names other classes than {self.cls_path.name}")
+            self.band_input = self.bands.get_inputs()[0].name
+            bshape = self.bands.get_inputs()[0].shape
+            self.band_size = int(bshape[2]) if isinstance(bshape[2], int) else BAND
+            self.band_batch = bshape[0] if isinstance(bshape[0], int) else None
         self.prior: np.ndarray | None = None
         if deck is not None:
             cards = set(deck)
@@ -947,6 +980,8 @@ class CardDetector:
                 turned = self.corner_readings(np.stack([upright[j] for j in found]),
                                               overlapped=None if overlapped is None else overlapped[found])
                 corners[found] = (corners[found] + turned) / 2.0
+            if self.bands is not None:
+                corners = self._with_bands(corners, base, upright)
             out = self.mix(out, corners)
             sides = self.back_index is not None and (self.suit_corner_weight > 0.0 or self.side_rank_weight > 0.0)
             if sides:
@@ -957,6 +992,32 @@ class CardDetector:
                 if self.side_rank_weight > 0.0:
                     out = self._with_side_ranks(out, sources, overlapped)
         return out
+
+    def band_readings(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The band model's probabilities (N x classes), the two bands combined (:func:`corners_for_faces`, each
+        as far as it is not read as ``HIDDEN``), and how far the surer band shows an index (N)."""
+        if self.bands is None:
+            raise ModelError(f"no {self.band_path.name} loaded")
+        n = len(crops_bgr)
+        raw = _run_batch(self.bands, self.band_input, self.band_batch, band_views(crops_bgr, self.band_size))
+        readings, seen = without_hidden(raw, self.band_hidden)
+        both = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
+        return both, np.maximum(seen[:n], seen[n:])
+
+    def _with_bands(self, corners: np.ndarray, crops_bgr: np.ndarray,
+                    upright: list[np.ndarray | None] | None) -> np.ndarray:
+        """The corners' readings with the bands' averaged in (``band_weight`` times how far a band shows an
+        index), the bands read from the box crop and, where the outline was found, the card turned upright
+        (averaged, as the corners are).  Why: a deck printing rank and suit apart along its top shows no corner
+        window both (``BAND_WEIGHT``)."""
+        bands, seen = self.band_readings(crops_bgr)
+        found = [j for j, u in enumerate(upright or []) if u is not None]
+        if found:
+            turned, turned_seen = self.band_readings(np.stack([upright[j] for j in found]))
+            bands[found] = (bands[found] + turned) / 2.0
+            seen[found] = (seen[found] + turned_seen) / 2.0
+        weight = self.band_weight * seen[:, None]
+        return (corners + weight * bands) / (1.0 + weight)
 
     def _with_side_ranks(self, probs: np.ndarray, crops_bgr: np.ndarray,
                          overlapped: np.ndarray | None = None) -> np.ndarray:

@@ -444,6 +444,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--side-rank-weight", type=float, default=SIDE_RANK_WEIGHT,
                    help="lean each photo card's rank on its top-right and bottom-left corners read as they lie, "
                         "with this weight (default SIDE_RANK_WEIGHT; 0: not)")
+    p.add_argument("--band-weight", type=float, default=None,
+                   help="read each photo card's index bands with card-bands-<family>-photo.onnx where the models "
+                        "folder has one, averaged into the corners' reading with this weight (default BAND_WEIGHT; "
+                        "0: not)")
     p.add_argument("--side-rank-clear", action=argparse.BooleanOptionalAction, default=SIDE_RANK_CLEAR,
                    help="read the side ranks only for cards no other box overlaps")
     p.add_argument("--corner-crop", type=int, default=None,
@@ -498,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
                                                  joint_weight=args.joint_weight, square=args.square,
-                                                 photo_classifier=not args.table_classifier))
+                                                 photo_classifier=not args.table_classifier,
+                                                 band_weight=args.band_weight))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -514,6 +519,8 @@ def main(argv: list[str] | None = None) -> int:
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
                     "corner_model": detector.corner_path.name if detector.corners is not None else None,
+                    "band_model": detector.band_path.name if detector.bands is not None else None,
+                    "band_weight": detector.band_weight if detector.bands is not None else None,
                     "hidden": detector.hidden_mode if detector.corner_hidden is not None else None}
     if args.what == "classifier":
         if args.crops is None:

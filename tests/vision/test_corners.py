@@ -595,3 +595,51 @@ def test_a_corrupt_photo_classifier_is_a_clear_error_and_the_table_still_loads(m
     table = CardDetector("french", models_dir=models_copy)
     assert table.cls_path.name == classifier_file("french")
     assert table.whole_readings(np.stack([_marked_crop()])).shape == (1, 53)
+
+
+def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_shipped(models_copy, monkeypatch):
+    """``band_weight``: with ``card-bands-<family>-photo.onnx`` in the models folder, each card's two bands are
+    read and averaged into its corners' reading with the weight times how far a band is not read as
+    ``HIDDEN``: a band read as hidden leaves the reading as it was, a band sure of a card pulls it there.
+    Without the file, or at weight 0, nothing is loaded and nothing changes; a band model naming other classes
+    is refused.  The photo corner model stands in for a band model (the same classes, a dynamic input)."""
+    from companion.vision import detector as det_mod
+    from companion.vision.detector import band_file
+
+    photo = models_copy / corner_file("french", photo=True)
+    if not photo.is_file():
+        pytest.skip("no photo corner model shipped in models/")
+    crops = np.stack([_marked_crop(), np.random.default_rng(5).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
+    plain = CardDetector("french", models_dir=models_copy, photo_corners=True)
+    assert CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0).bands is None
+    shutil.copy(photo, models_copy / band_file("french"))
+    assert CardDetector("french", models_dir=models_copy, photo_corners=True).bands is None  # weight 0: not read
+    banded = CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0)
+    assert banded.bands is not None and banded.band_hidden == plain.corner_hidden
+    before = plain.classify_crops(crops)
+    names = {v: k for k, v in banded.cls_names.items()}
+    real_run = det_mod._run_batch
+    marker = np.full((2 * len(crops), banded.band_size, banded.band_size, 3), 9, np.uint8)
+    monkeypatch.setattr(det_mod, "band_views", lambda c, size: marker)  # the band views, told apart below
+    for hidden_p in (1.0, 0.0):
+        def fake(session, name, fixed, images, hidden_p=hidden_p):
+            if images is not marker:
+                return real_run(session, name, fixed, images)
+            out = np.zeros((len(images), len(banded.cls_names) + 1), np.float32)
+            out[:, names["8S"]], out[:, banded.band_hidden] = 1.0 - hidden_p, hidden_p
+            return out
+
+        monkeypatch.setattr(det_mod, "_run_batch", fake)
+        after = banded.classify_crops(crops)
+        np.testing.assert_allclose(after.sum(axis=1), 1.0, rtol=1e-5)
+        if hidden_p == 1.0:
+            np.testing.assert_allclose(after, before, rtol=1e-4, atol=1e-7)
+        else:
+            assert (after[:, names["8S"]] > 10 * before[:, names["8S"]]).all()
+    monkeypatch.setattr(det_mod, "_run_batch", real_run)
+    assert photo_settings()["band_weight"] == det_mod.BAND_WEIGHT
+    shutil.copy(models_copy / classifier_file("spanish"), models_copy / band_file("french"))
+    with pytest.raises(ModelError, match="card-bands-french-photo.onnx names other classes"):
+        CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0)
+    with pytest.raises(ValueError, match="band_weight"):
+        CardDetector("french", models_dir=models_copy, band_weight=-1.0)

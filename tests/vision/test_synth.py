@@ -542,6 +542,64 @@ def test_scene_corners_label_a_window_only_where_it_shows_its_own_cards_index(tm
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["hidden"]
 
 
+def test_scene_bands_label_the_band_that_holds_a_whole_index(tmp_path):
+    """The band model's data: a face printing rank and suit on one line at its top gives its top band, labelled,
+    and no corner window (none holds the line whole); its bare bottom band is "hidden" only when asked for;
+    cut upright from its true outline, a tilted card still shows its line in a band; and the command
+    writes band images, refusing a view it does not know."""
+    from companion.synth.scene_corners import scene_corner_images
+    from companion.vision.crops import band_views
+
+    image = np.full((240, 320, 3), 90, np.uint8)
+    image[40:140, 40:110] = 255
+    band = [[0.03, 0.02], [0.97, 0.02], [0.97, 0.2], [0.03, 0.2]]
+    line = dict(_card_record("7S", 40, 40, 110, 140, 1.0, 1.0), index_regions=[band])
+
+    def labels(record, **kw):
+        return [label for label, _ in scene_corner_images(image, [record], np.random.default_rng(0), reps=3,
+                                                          full_share=1.0, **kw)]
+
+    assert labels(line) == []  # the corner windows: 55 % of the width never holds the line
+    assert labels(line, view="bands") == ["7S"] * 3  # one band a cut (which one depends on the half turn)
+    assert sorted(labels(line, view="bands", bare_share=1.0)) == ["7S"] * 3 + ["hidden"] * 3
+    views = [cut for _, cut in scene_corner_images(image, [line], np.random.default_rng(0), reps=1,
+                                                   full_share=1.0, view="bands")]
+    assert views[0].shape == (96, 96, 3)
+
+    # a card lying at 40 degrees: its box crop's bands cut its line askew, its upright crop's hold it whole
+    centre, size = np.array([200.0, 120.0]), np.array([60.0, 90.0])
+    turn = np.deg2rad(40)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    quad = centre + (np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * size) @ rot.T
+    tilted = {"card": "9H", "box": [*quad.min(axis=0), *quad.max(axis=0)], "corners": quad.tolist(),
+              "visible": 1.0, "index_visible": 1.0, "labelled": True, "index_regions": [band]}
+    assert labels(tilted, view="bands") == []
+    assert labels(tilted, view="bands", upright_share=1.0) == ["9H"] * 3
+
+    # band_views: the top band, then the bottom band turned a half turn
+    crop = np.zeros((1, 96, 96, 3), np.uint8)
+    crop[0, :10, :, 2] = 255  # red along the top
+    crop[0, -10:, :, 0] = 255  # blue along the bottom
+    top, bottom = band_views(crop)
+    assert top[:20, :, 2].mean() > 200 and bottom[:20, :, 0].mean() > 200
+
+    root = tmp_path / "ds"
+    (root / "images").mkdir(parents=True)
+    (root / "scenes").mkdir()
+    cv2.imwrite(str(root / "images" / "s0.jpg"), image)
+    (root / "scenes" / "train-french.jsonl").write_text(json.dumps({"image": "images/s0.jpg", "cards": [line]}) + "\n")
+    from companion.cli import main
+
+    assert main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "bands"), "--reps", "2",
+                 "--full-share", "1", "--view", "bands"]) == 0
+    written = list((tmp_path / "bands").rglob("*.jpg"))
+    assert len(written) == 2 and {p.parent.name for p in written} == {"7S"}
+    with pytest.raises(SystemExit):
+        main(["dataset", "scene-corners", "--scenes", str(root), "--out", str(tmp_path / "x"), "--view", "edges"])
+    with pytest.raises(ValueError, match="unknown view"):
+        scene_corner_images(image, [line], np.random.default_rng(0), view="edges")
+
+
 def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tmp_path, monkeypatch):
     """`dataset build --reindex` redraws the index corners of a share of training scenes, every face-up card
     of such a scene, in the layouts asked for; validation scenes (held-back decks as printed) never, and at 0
