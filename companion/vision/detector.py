@@ -310,6 +310,25 @@ def _session(path: Path, threads: int):
         raise ModelError(f"cannot load model {path}: {str(exc).splitlines()[0][:200]}") from None
 
 
+def _view_model(path: Path, threads: int, cls_names: dict[int, str], cls_path: Path, size: int
+                ) -> tuple[object, int | None, str, int, int | None]:
+    """A model that names a card from a view of part of it (the index corners, the index bands): its session,
+    its ``HIDDEN`` class (None without one), its input's name, its view size (``size`` for a dynamic input) and
+    its fixed batch (None: any).  Its classes must be the whole-card classifier's (``cls_names``, read from
+    ``cls_path``), with ``HIDDEN`` last or not at all: the readings are mixed class by class.  Raises
+    :class:`ModelError` otherwise."""
+    session = _session(path, threads)
+    names = _names(session)
+    hidden = None
+    if names == {**cls_names, len(cls_names): HIDDEN}:
+        hidden = len(cls_names)
+    elif names != cls_names:
+        raise ModelError(f"{path.name} names other classes than {cls_path.name}")
+    shape = session.get_inputs()[0].shape
+    return (session, hidden, session.get_inputs()[0].name, int(shape[2]) if isinstance(shape[2], int) else size,
+            shape[0] if isinstance(shape[0], int) else None)
+
+
 def _names(session) -> dict[int, str]:
     meta = session.get_modelmeta().custom_metadata_map
     if "names" not in meta:
@@ -773,16 +792,8 @@ class CardDetector:
         self.corner_crop = corner_crop
         self.corner_path = shipped_file(self.models_dir, corner_file, family, photo_corners)
         if corners and corner_weight > 0 and self.corner_path.is_file():
-            self.corners = _session(self.corner_path, threads)
-            corner_names = _names(self.corners)
-            if corner_names == {**self.cls_names, len(self.cls_names): HIDDEN}:
-                self.corner_hidden = len(self.cls_names)
-            elif corner_names != self.cls_names:
-                raise ModelError(f"{self.corner_path.name} names other classes than {self.cls_path.name}")
-            self.corner_input = self.corners.get_inputs()[0].name
-            kshape = self.corners.get_inputs()[0].shape
-            self.corner_size = int(kshape[2]) if isinstance(kshape[2], int) else CORNER
-            self.corner_batch = kshape[0] if isinstance(kshape[0], int) else None
+            (self.corners, self.corner_hidden, self.corner_input, self.corner_size,
+             self.corner_batch) = _view_model(self.corner_path, threads, self.cls_names, self.cls_path, CORNER)
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -790,16 +801,8 @@ class CardDetector:
         self.bands = None  # loaded only when it will be read
         self.band_path = self.models_dir / band_file(family)
         if self.corners is not None and band_weight > 0 and self.band_path.is_file():
-            self.bands = _session(self.band_path, threads)
-            band_names = _names(self.bands)
-            if band_names == {**self.cls_names, len(self.cls_names): HIDDEN}:
-                self.band_hidden = len(self.cls_names)
-            elif band_names != self.cls_names:
-                raise ModelError(f"{self.band_path.name} names other classes than {self.cls_path.name}")
-            self.band_input = self.bands.get_inputs()[0].name
-            bshape = self.bands.get_inputs()[0].shape
-            self.band_size = int(bshape[2]) if isinstance(bshape[2], int) else BAND
-            self.band_batch = bshape[0] if isinstance(bshape[0], int) else None
+            (self.bands, self.band_hidden, self.band_input, self.band_size,
+             self.band_batch) = _view_model(self.band_path, threads, self.cls_names, self.cls_path, BAND)
         self.prior: np.ndarray | None = None
         if deck is not None:
             cards = set(deck)

@@ -477,6 +477,24 @@ def test_side_views_are_the_other_two_corners_as_they_read():
     assert tr[-1, 0].tolist() == [128, 128, 128]
 
 
+def _read_marker_as(monkeypatch, det_mod, views: str, marker: np.ndarray, card: int, hidden: int,
+                    hidden_p: float) -> None:
+    """Make the detector's ``views`` function (``side_views``, ``band_views``) cut ``marker``, and every model
+    read ``marker`` as class ``card`` at 1 - ``hidden_p`` and ``hidden`` at ``hidden_p`` (other views as
+    before): what a model says of those windows, told apart from the rest."""
+    real_run = det_mod._run_batch
+    monkeypatch.setattr(det_mod, views, lambda c, size: marker)
+
+    def fake(session, name, fixed, images):
+        if images is not marker:
+            return real_run(session, name, fixed, images)
+        out = np.zeros((len(images), hidden + 1), np.float32)
+        out[:, card], out[:, hidden] = 1.0 - hidden_p, hidden_p
+        return out
+
+    monkeypatch.setattr(det_mod, "_run_batch", fake)
+
+
 def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_copy, monkeypatch):
     """``side_rank_weight``: the side windows' rank reading scales each rank's faces alike (suits untouched),
     raised to the weight times how far the surer window is not read as hidden: windows read as mostly hidden
@@ -493,19 +511,10 @@ def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_
     side = CardDetector("french", models_dir=models_copy, photo_corners=True, side_rank_weight=1.0)
     before = plain.classify_crops(crops)
     names = {v: k for k, v in side.cls_names.items()}
-    real_run = det_mod._run_batch
     marker = np.full((2 * len(crops), side.corner_size, side.corner_size, 3), 7, np.uint8)
-    monkeypatch.setattr(det_mod, "side_views", lambda c, size: marker)  # the side windows, told apart below
     ratio = lambda p, a, b: p[:, names[a]] / p[:, names[b]]  # noqa: E731
     for hidden_p in (0.9, 0.0):
-        def fake(session, name, fixed, images, hidden_p=hidden_p):
-            if images is not marker:
-                return real_run(session, name, fixed, images)
-            out = np.zeros((len(images), len(side.cls_names) + 1), np.float32)
-            out[:, names["7H"]], out[:, side.corner_hidden] = 1.0 - hidden_p, hidden_p
-            return out
-
-        monkeypatch.setattr(det_mod, "_run_batch", fake)
+        _read_marker_as(monkeypatch, det_mod, "side_views", marker, names["7H"], side.corner_hidden, hidden_p)
         after = side.classify_crops(crops)
         np.testing.assert_allclose(ratio(after, "7H", "7S"), ratio(before, "7H", "7S"), rtol=1e-4)
         gain = ratio(after, "7S", "KS") / ratio(before, "7S", "KS")
@@ -620,16 +629,8 @@ def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_s
     names = {v: k for k, v in banded.cls_names.items()}
     real_run = det_mod._run_batch
     marker = np.full((2 * len(crops), banded.band_size, banded.band_size, 3), 9, np.uint8)
-    monkeypatch.setattr(det_mod, "band_views", lambda c, size: marker)  # the band views, told apart below
     for hidden_p in (1.0, 0.0):
-        def fake(session, name, fixed, images, hidden_p=hidden_p):
-            if images is not marker:
-                return real_run(session, name, fixed, images)
-            out = np.zeros((len(images), len(banded.cls_names) + 1), np.float32)
-            out[:, names["8S"]], out[:, banded.band_hidden] = 1.0 - hidden_p, hidden_p
-            return out
-
-        monkeypatch.setattr(det_mod, "_run_batch", fake)
+        _read_marker_as(monkeypatch, det_mod, "band_views", marker, names["8S"], banded.band_hidden, hidden_p)
         after = banded.classify_crops(crops)
         np.testing.assert_allclose(after.sum(axis=1), 1.0, rtol=1e-5)
         if hidden_p == 1.0:
