@@ -60,9 +60,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{real['mean_ms_per_photo']:>9.1f}")
     latencies = (("latency, photo settings", ["latency"]),
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
-                 # its own corner model and classifier, the frame padded only to the detector's stride
+                 # its own corner model and classifier, no bands, the frame padded only to the detector's stride
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
-                                              "--table-corners", "--table-classifier", "--no-square"]))
+                                              "--table-corners", "--table-classifier", "--no-square",
+                                              "--band-weight", "0"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps; medians: decode "

@@ -620,6 +620,7 @@ def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_s
         pytest.skip("no photo corner model shipped in models/")
     crops = np.stack([_marked_crop(), np.random.default_rng(5).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
     plain = CardDetector("french", models_dir=models_copy, photo_corners=True)
+    (models_copy / band_file("french")).unlink(missing_ok=True)  # the shipped one, if any
     assert CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0).bands is None
     shutil.copy(photo, models_copy / band_file("french"))
     assert CardDetector("french", models_dir=models_copy, photo_corners=True).bands is None  # weight 0: not read
