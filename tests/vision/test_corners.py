@@ -645,3 +645,8 @@ def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_s
         CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0)
     with pytest.raises(ValueError, match="band_weight"):
         CardDetector("french", models_dir=models_copy, band_weight=-1.0)
+    # a corrupt band model is a clear error where it is read; the table, which never reads it, loads as before
+    (models_copy / band_file("french")).write_bytes(b"not an onnx model")
+    with pytest.raises(ModelError, match="cannot load .*card-bands-french-photo.onnx"):
+        CardDetector("french", models_dir=models_copy, **photo_settings(1.0, [1.0]))
+    assert CardDetector("french", models_dir=models_copy).bands is None
