@@ -52,6 +52,13 @@ def _fill(shape: tuple[int, int], polygon: np.ndarray) -> np.ndarray:
 VIEWS = ("corners", "bands")
 
 
+def check_view(view: str) -> None:
+    """Raise ``ValueError`` unless ``view`` is one of :data:`VIEWS`: one check for :func:`build_scene_corners`
+    (before any work) and :func:`scene_corner_images` (its other callers)."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+
+
 def _windows(view: str = "corners", size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
     """Masks of a crop's two windows: its corners (:func:`companion.vision.crops.corner_views`: top left and,
     half turned, bottom right) or its bands (:func:`companion.vision.crops.band_views`: the top and, half
@@ -97,8 +104,7 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
     (:func:`companion.vision.crops.upright_crop_mapped`, either way up), as the detector reads a card whose
     outline it finds, instead of from its box.  At 0 neither draws a random number, so the corners'
     data is cut as before."""
-    if view not in VIEWS:
-        raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+    check_view(view)
     height, width = image.shape[:2]
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     windows = _windows(view)
@@ -141,12 +147,13 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
             for window, cut in zip(windows, _views(crop, view)):
                 shown, hidden, bare = is_back, False, not is_back
                 for polygon, share in zip(regions, clear):
-                    if shown:
-                        continue
+                    unused = share < UNCOVERED and (share > HIDDEN_CLEAR or hidden_share <= 0.0)
+                    if shown or (unused and bare_share <= 0.0):
+                        continue  # (a region is followed into the crop only where its answer is used)
                     inside = _fill((CROP, CROP), cv2.perspectiveTransform(
                         polygon.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2))
                     bare = bare and not (inside & window).any()
-                    if share < UNCOVERED and (share > HIDDEN_CLEAR or hidden_share <= 0.0):
+                    if unused:
                         continue
                     here = inside.sum() > 0 and (inside & window).sum() / inside.sum() >= INSIDE
                     if share >= UNCOVERED:
@@ -192,8 +199,7 @@ def build_scene_corners(roots: list[str | Path], out: str | Path, family: str = 
     numbered k (over all roots, in order) drawn with the random seed ``seed + k``; ``hidden_share``, ``own``,
     ``view``, ``bare_share`` and ``upright_share`` as :func:`scene_corner_images` takes them.  Raises FileNotFoundError when a root has no
     such scenes file (build it with ``companion dataset build``)."""
-    if view not in VIEWS:
-        raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+    check_view(view)
     jobs = []
     for root in roots:
         scenes = Path(root) / "scenes" / f"{split}-{family}.jsonl"

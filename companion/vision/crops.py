@@ -163,27 +163,37 @@ def band_views(crops_bgr: np.ndarray, size: int = BAND) -> np.ndarray:
 def upright_crop_mapped(image: np.ndarray, quad: np.ndarray, size: int = CROP, turn: bool = False
                         ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The card whose art corners are ``quad`` (top-left, top-right, bottom-right, bottom-left in the image)
-    turned upright as :func:`rectified_crop` turns a card whose outline it found (padded 3 %, warped at its
-    own size, then squashed to size x size), ``turn`` a half turn more, and the 3x3 matrix taking image pixels
-    to the crop's; (None, None) for a card under 4 pixels a side.  For training data: what a window of a
-    rectified crop shows, labelled from the scene's truth."""
+    turned upright as :func:`rectified_crop` turns a card whose outline it found (:func:`_warp_upright`),
+    ``turn`` a half turn more, and the 3x3 matrix taking image pixels to the crop's; (None, None) for a card
+    under 4 pixels a side.  For training data: what a window of a rectified crop shows, labelled from the
+    scene's truth."""
     quad = np.float32(quad)
+    if turn:
+        quad = quad[[2, 3, 0, 1]]
+    # a projected card is no rectangle: each side pair averaged
     short = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     long_ = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return _warp_upright(image, quad, short, long_, size)
+
+
+def _warp_upright(image: np.ndarray, pts: np.ndarray, short: float, long_: float, size: int
+                  ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The card whose corners are ``pts`` (float32, clockwise on screen from the top-left end of a short side)
+    warped upright at its own size (``short`` x ``long_`` pixels) padded 3 %, then squashed to size x size, and
+    the 3x3 matrix taking image pixels to the result; (None, None) when it is under 4 pixels a side.  One warp
+    for :func:`rectified_crop` (inference) and :func:`upright_crop_mapped` (training data)."""
     pad = 0.03
-    out_w, out_h = int(round(short * (1 + 2 * pad))), int(round(long_ * (1 + 2 * pad)))
+    px, py = pad * short, pad * long_
+    out_w, out_h = int(round(short + 2 * px)), int(round(long_ + 2 * py))
     if out_w < 4 or out_h < 4:
         return None, None
-    dst = np.float32([[pad * short, pad * long_], [(1 + pad) * short, pad * long_],
-                      [(1 + pad) * short, (1 + pad) * long_], [pad * short, (1 + pad) * long_]])
-    if turn:
-        dst = dst[[2, 3, 0, 1]]
-    matrix = cv2.getPerspectiveTransform(quad, dst).astype(np.float64)
+    dst = np.array([[px, py], [px + short, py], [px + short, py + long_], [px, py + long_]], np.float32)
+    matrix = cv2.getPerspectiveTransform(pts, dst)
     warped = cv2.warpPerspective(image, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    interp = cv2.INTER_AREA if out_h > size else cv2.INTER_LINEAR
-    matrix = np.diag([size / out_w, size / out_h, 1.0]) @ matrix
-    return cv2.resize(warped, (size, size), interpolation=interp), matrix
+    interp = cv2.INTER_AREA if warped.shape[0] > size else cv2.INTER_LINEAR
+    scale = np.diag([size / warped.shape[1], size / warped.shape[0], 1.0])
+    return cv2.resize(warped, (size, size), interpolation=interp), scale @ matrix.astype(np.float64)
 
 
 # A playing card's short side over its long side (poker 63 x 88 mm, bridge 57 x 89 mm, Spanish 61 x 95 mm).
@@ -639,15 +649,5 @@ def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], si
     if d01 > d12:
         pts = np.roll(pts, -1, axis=0)
     short, long_ = min(d01, d12), max(d01, d12)
-    pad = 0.03
-    px, py = pad * short, pad * long_
-    out_w, out_h = short + 2 * px, long_ + 2 * py
-    dst = np.array([[px, py], [px + short, py], [px + short, py + long_], [px, py + long_]], np.float32)
-    # pts[0]->pts[1] is a short side; send it to the top edge, keeping the winding
-    m = cv2.getPerspectiveTransform(pts, dst)
-    warped = cv2.warpPerspective(image, m, (int(round(out_w)), int(round(out_h))), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    if warped.shape[0] < 4 or warped.shape[1] < 4:
-        return None
-    interp = cv2.INTER_AREA if warped.shape[0] > size else cv2.INTER_LINEAR
-    return cv2.resize(warped, (size, size), interpolation=interp)
+    # pts[0]->pts[1] is a short side; it goes to the top edge, keeping the winding
+    return _warp_upright(image, pts, short, long_, size)[0]

@@ -982,12 +982,13 @@ class CardDetector:
             base = crops_bgr if corner_crops is None else corner_crops
             corners = self.corner_readings(base, overlapped=overlapped)
             found = [j for j, u in enumerate(upright or []) if u is not None]
+            turned_crops = np.stack([upright[j] for j in found]) if found else None
             if found:
-                turned = self.corner_readings(np.stack([upright[j] for j in found]),
+                turned = self.corner_readings(turned_crops,
                                               overlapped=None if overlapped is None else overlapped[found])
                 corners[found] = (corners[found] + turned) / 2.0
             if self.bands is not None:
-                corners = self._with_bands(corners, base, upright)
+                corners = self._with_bands(corners, base, found, turned_crops)
             out = self.mix(out, corners)
             sides = self.back_index is not None and (self.suit_corner_weight > 0.0 or self.side_rank_weight > 0.0)
             if sides:
@@ -1010,16 +1011,15 @@ class CardDetector:
         both = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
         return both, np.maximum(seen[:n], seen[n:])
 
-    def _with_bands(self, corners: np.ndarray, crops_bgr: np.ndarray,
-                    upright: list[np.ndarray | None] | None) -> np.ndarray:
+    def _with_bands(self, corners: np.ndarray, crops_bgr: np.ndarray, found: list[int],
+                    turned_crops: np.ndarray | None) -> np.ndarray:
         """The corners' readings with the bands' averaged in (``band_weight`` times how far a band shows an
-        index), the bands read from the box crop and, where the outline was found, the card turned upright
-        (averaged, as the corners are).  Why: a deck printing rank and suit apart along its top shows no corner
-        window both (``BAND_WEIGHT``)."""
+        index), the bands read from the box crop and, for the cards ``found`` upright (``turned_crops``, the
+        corners' own), from the card turned upright too (averaged, as the corners are).  Why: a deck printing
+        rank and suit apart along its top shows no corner window both (``BAND_WEIGHT``)."""
         bands, seen = self.band_readings(crops_bgr)
-        found = [j for j, u in enumerate(upright or []) if u is not None]
         if found:
-            turned, turned_seen = self.band_readings(np.stack([upright[j] for j in found]))
+            turned, turned_seen = self.band_readings(turned_crops)
             bands[found] = (bands[found] + turned) / 2.0
             seen[found] = (seen[found] + turned_seen) / 2.0
         weight = self.band_weight * seen[:, None]

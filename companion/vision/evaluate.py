@@ -444,12 +444,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--side-rank-weight", type=float, default=SIDE_RANK_WEIGHT,
                    help="lean each photo card's rank on its top-right and bottom-left corners read as they lie, "
                         "with this weight (default SIDE_RANK_WEIGHT; 0: not)")
+    p.add_argument("--side-rank-clear", action=argparse.BooleanOptionalAction, default=SIDE_RANK_CLEAR,
+                   help="read the side ranks only for cards no other box overlaps")
     p.add_argument("--band-weight", type=float, default=None,
                    help="read each photo card's index bands with card-bands-<family>-photo.onnx where the models "
                         "folder has one, averaged into the corners' reading with this weight (default BAND_WEIGHT; "
                         "0: not)")
-    p.add_argument("--side-rank-clear", action=argparse.BooleanOptionalAction, default=SIDE_RANK_CLEAR,
-                   help="read the side ranks only for cards no other box overlaps")
     p.add_argument("--corner-crop", type=int, default=None,
                    help="cut the index corners from a crop of this many pixels (default: the whole card's 96)")
     p.add_argument("--rectify", choices=RECTIFY_MODES, default=RECTIFY,
