@@ -60,7 +60,8 @@ def draw(image, detections):
 def _run(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion.vision.detector import CardDetector, ImageError, ModelError, photo_settings
+    from companion.vision.detector import CardDetector, ImageError, ModelError
+    from companion.vision.settings import photo_settings
 
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,

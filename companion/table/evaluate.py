@@ -272,7 +272,7 @@ def _pct(values: list[float], q: float) -> float | None:
 def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str, Any]:
     """What a recorded detection stream depends on besides the video (checked before reusing one)."""
     from companion.vision.crops import QUAD_METHODS
-    from companion.vision.detector import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
+    from companion.vision.settings import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
                                            WHOLE_RANK_SURE)
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,

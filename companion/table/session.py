@@ -75,7 +75,8 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, **o
     lower bar than in a photo, each index corner read from one window (a photo
     averages several: ``TABLE_CORNER_SHIFTS``).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
-    from companion.vision.detector import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, CardDetector
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB
 
     options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
                **options}

@@ -151,7 +151,8 @@ class TrueBoxesClassifier(ReferenceDetector):
     def __init__(self, renderer: Any, states: Sequence[dict[str, Any]], family: str,
                  models: Any = None, deck: Sequence[str] | None = None, off_deck_prior: float = 0.05) -> None:
         super().__init__(renderer, states)
-        from companion.vision.detector import TABLE_CORNER_SHIFTS, CardDetector
+        from companion.vision.detector import CardDetector
+        from companion.vision.settings import TABLE_CORNER_SHIFTS
 
         # ModelError (missing or corrupt weights) propagates: the caller reports it.
         self.classifier = CardDetector(family, models_dir=models, deck=deck, off_deck_prior=off_deck_prior,

@@ -43,10 +43,11 @@ import numpy as np
 
 from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
-from companion.vision.detector import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
+from companion.vision.detector import CardDetector, read_image
+from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
                                        RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR, SIDE_RANK_WEIGHT,
-                                       WHOLE_RANK_SURE, CardDetector, photo_settings, read_image)
+                                       WHOLE_RANK_SURE, photo_settings)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}

@@ -13,7 +13,8 @@ from companion.paths import models_dir
 from companion.synth.build import build_corners
 from companion.vision.crops import CORNER, CORNER_SHARE, corner_views
 from companion.vision.detector import (CardDetector, CardParts, ModelError, classifier_file, corner_file, mix_by_parts,
-                                       mix_readings, photo_settings)
+                                       mix_readings)
+from companion.vision.settings import photo_settings
 
 
 def _marked_crop() -> np.ndarray:
@@ -57,7 +58,8 @@ def test_the_detector_averages_the_corners_over_its_windows(models_copy):
     windows' readings are averaged; one window ``((0, 0),)`` reads as before session 13."""
     if not (models_copy / corner_file("french")).is_file():
         pytest.skip("no corner model shipped in models/")
-    from companion.vision.detector import CORNER_SHIFTS, _run_batch, corners_for_faces
+    from companion.vision.detector import _run_batch, corners_for_faces
+    from companion.vision.settings import CORNER_SHIFTS
 
     crops = np.stack([_marked_crop(), np.random.default_rng(2).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
     det = CardDetector("french", models_dir=models_copy)
@@ -158,7 +160,8 @@ def test_the_other_corners_lean_on_the_suit_alone(models_copy):
     two cards of one suit do not move, and a back's odds against a suit move by that suit's factor."""
     if not (models_copy / corner_file("french")).is_file():
         pytest.skip("no corner model shipped in models/")
-    from companion.vision.detector import SUIT_CORNER_WEIGHT, _run_batch, corners_for_faces
+    from companion.vision.detector import _run_batch, corners_for_faces
+    from companion.vision.settings import SUIT_CORNER_WEIGHT
 
     rng = np.random.default_rng(5)
     crops = np.stack([_marked_crop(), rng.integers(0, 255, (96, 96, 3), dtype=np.uint8)])
@@ -538,7 +541,7 @@ def test_photo_settings_read_the_photo_corner_model_and_the_table_its_own(models
     table's corner model.  A wrong photo model (other classes) must not touch the table."""
     if not (models_copy / corner_file("french")).is_file():
         pytest.skip("no corner model shipped in models/")
-    from companion.vision.detector import photo_settings
+    from companion.vision.settings import photo_settings
 
     photo = models_copy / corner_file("french", photo=True)
     photo.unlink(missing_ok=True)
@@ -614,6 +617,7 @@ def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_s
     is refused.  The photo corner model stands in for a band model (the same classes, a dynamic input)."""
     from companion.vision import detector as det_mod
     from companion.vision.detector import band_file
+    from companion.vision.settings import BAND_WEIGHT
 
     photo = models_copy / corner_file("french", photo=True)
     if not photo.is_file():
@@ -639,7 +643,7 @@ def test_photos_average_the_index_bands_into_the_corners_where_a_band_model_is_s
         else:
             assert (after[:, names["8S"]] > 10 * before[:, names["8S"]]).all()
     monkeypatch.setattr(det_mod, "_run_batch", real_run)
-    assert photo_settings()["band_weight"] == det_mod.BAND_WEIGHT
+    assert photo_settings()["band_weight"] == BAND_WEIGHT
     shutil.copy(models_copy / classifier_file("spanish"), models_copy / band_file("french"))
     with pytest.raises(ModelError, match="card-bands-french-photo.onnx names other classes"):
         CardDetector("french", models_dir=models_copy, photo_corners=True, band_weight=1.0)

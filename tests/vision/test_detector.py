@@ -10,7 +10,8 @@ import pytest
 
 from companion.cli import main
 from companion.paths import models_dir
-from companion.vision.detector import CardDetector, Detection, ImageError, ModelError, photo_settings, read_image
+from companion.vision.detector import CardDetector, Detection, ImageError, ModelError, read_image
+from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -362,7 +363,7 @@ def test_photos_keep_the_square_and_the_table_pads_to_the_stride():
     """The real photos lost cards read padded to the stride (PHOTO_SQUARE): `companion detect` and the
     synthetic and real evaluations keep the square; the table's detector pads only to the stride."""
     from companion.table.session import table_detector
-    from companion.vision.detector import PHOTO_SQUARE, photo_settings
+    from companion.vision.settings import PHOTO_SQUARE
 
     assert PHOTO_SQUARE and photo_settings()["square"] and photo_settings(scales=[1.0])["square"]
     assert CardDetector("french", **photo_settings()).det_stride is None
@@ -499,7 +500,7 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
 
 
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
-    from companion.vision.detector import FAINT_CONF, photo_settings
+    from companion.vision.settings import FAINT_CONF
 
     assert FAINT_CONF is not None and photo_settings()["faint_conf"] == FAINT_CONF
     assert photo_settings(scales=[1.0])["faint_conf"] is None  # one view: the table's settings
@@ -556,7 +557,7 @@ def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeyp
     """On real photos a box the detector was sure of that the classifier named at p < 0.2 lay on clutter (a
     towel, a coin, a pip taken for a card), so a photo leaves such a face out; the table keeps every reading,
     weighed by its tracker over many frames.  A back is kept whatever the classifier says."""
-    from companion.vision.detector import PHOTO_FACE_MIN_PROB, photo_settings
+    from companion.vision.settings import PHOTO_FACE_MIN_PROB
 
     assert photo_settings()["face_min_prob"] == PHOTO_FACE_MIN_PROB > 0
     assert photo_settings(scales=[1.0])["face_min_prob"] == 0.0  # one view: the table's settings

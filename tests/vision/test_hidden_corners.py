@@ -10,8 +10,9 @@ import pytest
 
 from companion.paths import models_dir
 from companion.vision import detector as detector_module
-from companion.vision.detector import (HIDDEN, HIDDEN_MODE, CardDetector, ModelError, classifier_file, corner_file,
-                                       corners_for_faces, overlapped_boxes, photo_settings, without_hidden)
+from companion.vision.detector import (HIDDEN, CardDetector, ModelError, classifier_file, corner_file, corners_for_faces,
+                                       overlapped_boxes, without_hidden)
+from companion.vision.settings import HIDDEN_MODE, photo_settings
 
 # classes of the small examples: 7H, AH, back (index 2), then hidden (index 3) where a model has it
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
+from companion.vision.detector import CardDetector, Detection, read_image
 from companion.vision.evaluate import iou
 from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
+from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 
@@ -106,12 +107,12 @@ def test_a_covered_card_misread_surely_does_not_take_the_name_from_the_card_in_v
 
 
 def test_the_photo_settings_carry_the_one_deck_naming_and_the_joint_term_and_the_table_goes_without():
-    from companion.vision.detector import ONE_DECK
+    from companion.vision.settings import ONE_DECK
 
     assert photo_settings()["one_deck"] is ONE_DECK
     assert photo_settings(one_deck=True)["one_deck"] is True and photo_settings(one_deck=False)["one_deck"] is False
     assert CardDetector("french").one_deck is False  # the table's tracker weighs names over frames
-    from companion.vision.detector import JOINT_WEIGHT
+    from companion.vision.settings import JOINT_WEIGHT
 
     assert photo_settings()["joint_weight"] == JOINT_WEIGHT and photo_settings(joint_weight=0.3)["joint_weight"] == 0.3
     assert CardDetector("french").joint_weight == 0.0  # the table's reading is the product of rank and suit

@@ -68,7 +68,8 @@ def test_boxes_come_back_in_the_pixels_of_a_large_image():
 def test_a_real_ace_the_detector_misses_is_found_and_named_through_its_outline(shared):
     """IMG_2390: an ace of diamonds alone on a carpet, which the shipped detector does not box at its
     threshold (faint boxes off: since session 16 a faint box finds it too)."""
-    from companion.vision.detector import CardDetector, photo_settings, read_image
+    from companion.vision.detector import CardDetector, read_image
+    from companion.vision.settings import photo_settings
 
     image = read_image(shared / "real-photos" / "french-dev" / "IMG_2390.JPG")
     without = CardDetector("french", **photo_settings(outlines=False, faint_conf=0)).detect(image)
@@ -106,7 +107,8 @@ def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch)
     table the tracker still wants it seen over frames in a seat's zone, so the table's detector keeps an
     outline named at 0.25 or more (a one-pip deck's 3S the detector never boxed was named at 0.27-0.31)."""
     from companion.table.session import table_detector
-    from companion.vision.detector import OUTLINE_SCORE, CardDetector, photo_settings
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import OUTLINE_SCORE, photo_settings
 
     image = _carpet(4)
     _paper(image, (320, 240), (126, 176), 0.0)

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from companion.vision.crops import paper_box, paper_reach
-from companion.vision.detector import CardDetector, Detection, photo_settings, read_image
+from companion.vision.detector import CardDetector, Detection, read_image
 from companion.vision.evaluate import iou
 from companion.vision.rows import (BESIDE_SHARES, MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, beside, choose,
                                    cuttings, strips_sure)
+from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 

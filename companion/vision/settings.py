@@ -1,0 +1,243 @@
+"""How the card detector reads, and why: every tuned number of the reading, beside the measurement that chose it.
+
+Kept apart from :mod:`companion.vision.detector` (the code that reads) so that a tuning change is a diff
+of this one file, its history next to its number, and so that the callers that pick the photo or the
+table settings (``companion detect``, the evaluations, the table) need not know how the reading works.
+"""
+
+from __future__ import annotations
+
+from companion.vision.merging import MERGE_IOU
+
+# Photos (`companion detect`, the real-photo figures): a second, shrunk view for cards that fill the
+# picture, at a threshold within 0.2 false detections per real photo.  Session 12 chose both on half the
+# real photos (`evaluate real --half tune`: shrink 0.5-0.7 x threshold 0.3-0.4, with the outline search)
+# and measured them on the other half (`--half test`): 0.5 at 0.4 found 0.691 of the cards at 0.19 false
+# detections per image, 0.65 at 0.35 finds 0.713 at 0.16.  The table keeps CardDetector's defaults
+# (one view, TABLE_CONF).
+PHOTO_SCALES = (1.0, 0.65)
+PHOTO_CONF = 0.35
+# A box from a bright card-shaped outline the detector missed (companion.vision.outlines) counts as a
+# detection this sure that a card is there; the classifier's reading still names it (and may call it a back).
+OUTLINE_SCORE = 0.5
+# The detector's classes (0 face-up card, 1 back), and the class find_boxes gives an outline's box, so that
+# name_boxes can tell it from a detector box (whatever its score).
+BACK_CLASS = 1
+OUTLINE_CLASS = 2
+# ... and a faint detector box (scored under the threshold, see FAINT_CONF)
+FAINT_CLASS = 3
+# ... and is kept only when the classifier names it a face this surely: with no detector behind it, a weak
+# name is a pale object of a card's shape (measured on the real photos: the outline boxes matching no card
+# were all named at p <= 0.27, those of cards mostly at 0.64 or more)
+OUTLINE_MIN_PROB = 0.5
+# At the table an outline needs less (the tracker still wants a card seen over frames, in a seat's zone):
+# a one-pip deck's 3S, a dark spade on a dark cloth, was never boxed by the detector, and its outline was
+# named right at p 0.27-0.31; one rendered hand more was scored right with 0.25 or 0 here, none with 0.5.
+# (On the real photos, one outline matching no card was named above 0.25: 0.27.)
+TABLE_OUTLINE_MIN_PROB = 0.25
+# Photos: a box the detector scores under its threshold but at least FAINT_CONF is a card when the
+# classifier names it a face at FAINT_MIN_PROB or more and no surer box or outline covers it.  Why: on the
+# real photos the detector's scores of cards it boxed and of things that are not cards overlap below 0.35,
+# and the classifier tells them apart (boxes scored 0.1-0.35: of those named a face at p >= 0.5, 90 % lay
+# on a card; of the others, 11 %).  Chosen on half the real photos (`evaluate real --half tune
+# --faint-conf C --faint-min-prob P`), measured on the other half (models/README.md, session 16).  Session
+# 17 took the floor from 0.05 to 0.02 (tune half 208 -> 210 cards, test half 212 -> 213, false detections
+# per image unchanged; 0.03: 209 / 213), a photo 3 ms slower (90.7 -> 93.6 ms a 720p frame).
+FAINT_CONF: float | None = 0.02
+# Session 25, with PHOTO_FACE_MIN_PROB leaving out the clutter named weakly: 0.5 -> 0.35 (tune half 237 -> 242 of
+# 262: 0.45 239, 0.4 241, 0.3 241 at 0.14 false detections per image; test half once 229 -> 230 of 265, false
+# detections per image 0.088 -> 0.122).  Session 42: 0.40 with the joint term (``JOINT_WEIGHT``), which made a
+# few faint boxes on clutter surer (real tune half at 0.35: 249 cards, 0.128 false per photo; at 0.40: 249, 0.101).
+FAINT_MIN_PROB = 0.40
+FAINT_MAX = 8  # at most this many faint boxes are read (the best scored): each costs a classifier pass
+# A surer box this many times a faint box's area that holds it does not hide it: the real photos' loose boxes
+# (IoU 0.25-0.5 with a missed card) were 2-4 times the card and held it whole, a box around a pair or a fan.
+# Chosen on the tune half (1.8: 0.786 -> 0.794 at 0.162; 2.5: no change), test half 0.796 -> 0.800 at 0.189.
+FAINT_HOLDER = 1.8
+# Share of the index-corner classifier in a card's reading, when one is shipped.  Chosen on 1,173 held-back
+# crops with backs (evaluate classifier --crops cls-v3/val, v8 corners): 0.5 0.754, 0.6 0.762, 0.7 0.752.
+CORNER_WEIGHT = 0.6
+# ... and the corners' share in the card's *rank* (mix_by_parts): a letter reads alike on every design,
+# while the suit is drawn large on the card itself.  Chosen on the held-back designs (evaluate designs,
+# tango_nuevo mixed 0.712 at 0.6 -> 0.942 at 0.8) and held-back crops (cls-v3/val 0.762 -> 0.755 with the back
+# mixed at 0.6 too; 0.772 with BACK_WEIGHT).
+RANK_WEIGHT = 0.8
+# A row box (companion.vision.rows) is also cut after it is shrunk to the rows and columns of it that are at
+# least this share card paper (crops.paper_box; None: not): the detector's box around a row is often loose.
+# Chosen on the real photos' tune half (0.15 236, 0.2-0.3 237, 0.4 233 of 262; none 233), then the test half
+# once: 225 -> 229 of 265, false detections per image the same (0.189).
+PAPER_ROWS = 0.25
+# ... and after it is grown sideways over the card paper that goes on past it (columns at least PAPER_ROWS
+# paper, one after another), at most this many times its width out on each side (crops.paper_reach; None: not):
+# the detector's box around two overlapping cards often stops short of the covered card's far edge, where the
+# index corner its strip is read by lies.  Chosen on the real photos' tune half (session 36, with
+# /work/exp/s36/grow.py: none 241 of 262; reach 0.3 245, 0.5 246, 0.8-1.5 247 at 0.068 false detections per
+# photo; at reach 0.5 a column share of 0.2 246, 0.3 243, 0.4 243), then the test half once: 230 -> 236 of
+# 265, false detections per photo the same (0.128).
+ROW_REACH = 1.0
+# Photos: a face the classifier names at under this probability is left out (the table keeps every reading: its
+# tracker weighs a card's readings over many frames).  Why: on the real photos the faces the detector boxed
+# surely and the classifier could not name were clutter (a towel, a box, a coin, a pip taken for a card): of the
+# tune half's faces named at p < 0.2, 14 lay on no card and 1 on a card named right (session 25, chosen there:
+# `evaluate real --half tune --face-min-prob P`, then the test half once; models/README.md).
+PHOTO_FACE_MIN_PROB = 0.2
+# ... and in face-or-back: an index corner model has seen few backs, and an unseen deck's back reads as
+# a face there (held-back tango_nuevo's back at the table: p(back) 0.00-0.06 by the corners, 0.5-1.0
+# by the whole card).  Chosen on cls-v3/val (1,173 crops, 222 backs): 0.6 / 0.45 / 0.3 / 0.15 give
+# 0.755 / 0.766 / 0.772 / 0.773, backs right 87 / 93 / 96 / 98 %, faces taken for backs 0.1 / 0.3 / 0.8 / 2.1 %.
+BACK_WEIGHT = 0.3
+# Each model's rank distribution is floored at RANK_FLOOR / 13 before the geometric mean (mix_by_parts): a
+# model can be near-certain a rank is *not* there on a layout it never saw (the whole card reads the
+# held-back tango_nuevo's one-big-pip 3 and 7 as figures, p(3) ~ 1e-4), and one near-zero factor vetoes the
+# other model's sure reading.  Chosen on the held-back designs (evaluate designs) and crops (cls-v3/val); see
+# the model card.
+RANK_FLOOR = 0.05
+# ... and the whole card's rank counts at all only where it is sure of it: its likeliest rank at
+# WHOLE_RANK_SURE or more, else the corners alone name the rank.  Why: a deck whose pictures the whole-card
+# classifier never learned spreads its rank reading (the one-pip tango_nuevo at the table: its top rank
+# p 0.48 on average, 0.84-0.88 on the standard decks) and is then right 20 % of the time, against the
+# corners' 85 %; at RANK_WEIGHT it still pulled a one-pip 7 to the ace it resembles.  Measured on
+# truth-matched frames of the recorded table sessions, seeds 0-17 (/work/exp/s20/adapt.py of session 20),
+# cards named right by the tracker's vote: tango_nuevo 0.882 -> 0.911, neoclassical 0.949 -> 0.950, dondorf
+# 0.990 = , ornamental 0.997 = (one card less); 0.5 gave 0.908; the corners alone everywhere (RANK_WEIGHT 1)
+# 0.911 on tango_nuevo but 0.940 / 0.989 / 0.991 on the others.  At the table (seeds 0-17, with the deck fix
+# of TableTracker._find_anchor): hands scored right 1019 -> 1028 of 1080 with nobody answering, 1055 -> 1052
+# answered; on the one-pip sessions of seeds 22-29, rendered after (a check written down before it ran),
+# 71 -> 78 of 91 and 80 -> 82; real photos 456 -> 458 of 527.  0 mixes the whole card's rank always.
+WHOLE_RANK_SURE = 0.7
+# Which crops are cut from the card turned upright (crops.rectified_crop) where its outline is found:
+# "blend" (the index corners are read both from the box crop and from the card turned upright, and the
+# two readings averaged), "corners" (the upright card's corners only), "both" (the whole card's crop
+# upright too) or "none" (box crops only).  "blend" was chosen on the rendered table sessions (face-up
+# detections of both seeds matched to the truth, every 10th frame): against "corners" it read every
+# held-out design as well or better (the one-pip deck's vira 0.70 -> 0.78 and 0.62 -> 0.78, its cards
+# 0.77 -> 0.80 and 0.70 -> 0.73); the upright corners alone read the vira best (0.87) but lost 3-8 points
+# on two other designs, where an outline found wrong turns the card the wrong way.
+RECTIFY = "blend"
+# The windows the index corners are read from, as offsets in from the crop's corner (shares of its side),
+# averaged: the corner classifier is unsure of an index cut at its window's edge, or set a little in (the
+# one-pip deck's 3 read as 2D 0.35 / 3D 0.26 from one window).  Chosen on the rendered table sessions
+# (face-up detections of both seeds matched to the truth, every 10th frame, with "blend"): one window
+# 0.930 / 0.891 of the cards right (seed 0 / 1), these four windows (4 px of a 96 px crop) 0.941 / 0.904
+# (the one-pip vira 0.82 -> 0.89 / 0.80 -> 0.95), three window sizes 0.936 / 0.897.  On the real photos
+# 383 -> 387 of 527 cards right (tune half 186 -> 188, test half 197 -> 199), on the held-back crops
+# 0.719 -> 0.742 (evaluate classifier --crops .../cls/val, --one-window for one).
+CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
+# ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
+# seed 1 94.5 -> 95.1 %, the same hands scored right) and cost a quarter of the replay speed (10.6x ->
+# 8.1x): the tracker's vote over many frames already does what averaging windows does within one.
+ONE_WINDOW = ((0.0, 0.0),)  # the window cut for training alone
+TABLE_CORNER_SHIFTS = ONE_WINDOW
+# The suit as the other two corners show it: the top-right and bottom-left corners, mirrored so that a
+# suit sign printed there (a minimalist deck prints its rank top left and its suit top right; suit signs
+# are the same mirrored) sits where the corner classifier looks, read by it for the suit alone and mixed
+# into the card's suit with this weight (0: not read).  Chosen on the rendered table sessions (face-up
+# detections of both seeds matched to the truth, every 10th frame): 0 / 0.2 / 0.4 / 0.6 gave the one-pip
+# deck's cards 0.804 / 0.808 / 0.809 / 0.817 and 0.733 / 0.738 / 0.754 / 0.754 right, dondorf 0.977 -> 0.989
+# and 0.908 -> 0.926 at 0.4, the others within 0.005.
+SUIT_CORNER_WEIGHT = 0.4
+# The rank as the other two corners show it, read as they lie (``companion.vision.crops.side_views``) by a
+# corner model that learned an index in a view's top right (glyph corners drawn with ``--side right``), mixed
+# into the card's rank with this weight times how far either window is not read as ``HIDDEN`` (no index
+# there).  0: not read.  The shipped photo corners v15 never saw an index there (session 45 read them anyway
+# at 0.2: val54 +0.0003).  Session 46's v17 candidate learned it (rank right on right glyphs 0.28 -> 0.92) and
+# at 0.2 read kde-oxygen-white's cards in full view 0.68 -> 0.70 and 0.73 -> 0.77, but the model itself lost
+# elsewhere (val57 0.6578 -> 0.6389) and was not shipped (bench/evaluation-history.md, session 46).
+SIDE_RANK_WEIGHT = 0.0
+SIDE_RANK_CLEAR = False  # ... only for cards no other box overlaps (``OVERLAP_MIN``)
+# Photos may also read each card's top and bottom bands (``companion.vision.crops.band_views``: the crop's
+# whole width, where a deck prints rank and suit side by side) with a band model,
+# ``card-bands-<family>-photo.onnx`` (its classes the corner model's: the cards, then ``HIDDEN`` for a band
+# that shows no index of its own), and average its reading into the corners' with this weight times how far
+# either band is not read as ``HIDDEN``.  0: not read.  Session 50 (band model b1; models/README.md), chosen
+# among 0.5, 1, 2 on val48's first 200 scenes (mAP50 0.6441 without bands -> 0.6883, 0.6936, 0.6806), then on
+# four unseen 600-scene seeds by a rule written before the model existed: val82-85 0.6575 -> 0.6789, 0.6693 ->
+# 0.6989, 0.6571 -> 0.6857, 0.6973 -> 0.7221 (mean +0.0261); real photos 496 -> 494 of 527, false detections per
+# photo 0.091 -> 0.085 (the rule asked >= 493).  The table reads no bands (its weight is 0).
+BAND_WEIGHT = 1.0
+# A corner model may name one class more than the card classifier, last: a window whose own card's index lies
+# under another card (``companion dataset scene-corners --hidden-share``).  How its readings are used:
+# "drop" (its share dropped, the rest renormalised, as a model without the class reads), "weigh" (a hidden
+# window counts for less, :func:`corners_for_faces`), "overlap" ("weigh" for a card whose box another box covers
+# ``OVERLAP_MIN`` of, "drop" for the rest).  Why "overlap": only a card with another on it can have an index
+# under a card, and "weigh" made lone boxes on clutter surer: with session 41's v13 "weigh" read more synthetic
+# mAP50 but lost real cards (tune half 249 -> 246) and added false detections (0.108 -> 0.162 a photo).
+# Session 43, v13 on val43's first 200 scenes: drop 0.6410, weigh 0.6440, overlap 0.6481 (``OVERLAP_MIN``
+# 0.05) and 0.6508 (0.2); on unseen scenes "overlap" 0.2 +0.005 and +0.009 (val46, val47), and with the photo
+# corner model v15 (shipped with it) +0.014 and +0.018 (val48, val49); real photos 492 -> 495 of 527, false per
+# photo 0.101 -> 0.088 (tune) and 0.088 -> 0.108 (test) (models/README.md).  The table's corner model has no
+# such class: it reads as before.
+HIDDEN_MODES = ("drop", "weigh", "overlap")
+HIDDEN_MODE = "overlap"
+# Photos mix the two readings' faces whole into rank times suit with this share (:func:`mix_by_parts`'s
+# ``joint_weight``; the table: 0, not measured there).  Session 42 (v13 "drop"; chosen among 0.15, 0.3, 0.5 on
+# val43's first 200 scenes: 0.6294 -> 0.6360, 0.6410, 0.6390): on 600 unseen scenes of each of two seeds
+# mAP50 0.6293 -> 0.6392 and 0.6190 -> 0.6303 (partly covered cards named right 0.506 -> 0.515, 0.508 ->
+# 0.526); with it faint boxes are kept from p 0.40 (``FAINT_MIN_PROB``): real photos 249 = 249 (tune, false
+# per photo 0.108 -> 0.101) and 243 = 243 (test, 0.115 -> 0.088).
+JOINT_WEIGHT = 0.3
+# Photos show one deck: the frame's faces named as one deck most likely is (no name held twice;
+# :func:`companion.vision.merging.one_of_each`).  Off: session 42, on the first 200 scenes of val43 mAP50
+# 0.6294 -> 0.6310 (named right 0.6691 -> 0.6707), on 600 unseen scenes (val44, with ``JOINT_WEIGHT``) 0.6392
+# -> 0.6411, under the +0.003 its rule asked.  A fifth of the covered cards' misreadings
+# (33 of 176, val43) are another card's name: the most it can mend.
+ONE_DECK = False
+# A box is overlapped when another box covers at least this share of it (``HIDDEN_MODE`` "overlap"; chosen
+# between 0.05 and 0.2 on val43's first 200 scenes).
+OVERLAP_MIN = 0.2
+RECTIFY_MODES = ("none", "corners", "both", "blend")
+DETECTOR_SIZE = 320  # the detector's long side (its training size)
+DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
+# ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
+# cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
+DETECTOR_MIN_SIDE = 64
+# Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
+# (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
+# weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken
+# in turn (1.6-8.4 ms a pair), the table's hands and the synthetic figure held (seeds 0-7: 467 -> 468 and
+# 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
+# -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
+PHOTO_SQUARE = True
+TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
+
+
+def photo_settings(conf: float | None = None, scales: list[float] | tuple[float, ...] | None = None,
+                   outlines: bool | None = None, faint_conf: float | None = None,
+                   faint_min_prob: float | None = None, rows: bool | None = None,
+                   face_min_prob: float | None = None, merge_iou: float | None = None,
+                   photo_corners: bool = True, one_deck: bool | None = None,
+                   joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
+                   photo_classifier: bool = True, band_weight: float | None = None) -> dict:
+    """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
+    otherwise (one view alone keeps the table's 0.3), and with it the outline search
+    (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
+    and the faint boxes (``faint_conf`` None: ``FAINT_CONF`` with the shrunk view, none with one view; 0: none),
+    and rows of overlapping cards split (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`),
+    and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
+    and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
+    a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
+    can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
+    beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
+    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
+    whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
+    the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and every
+    view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
+    chosen = tuple(scales) if scales else PHOTO_SCALES
+    if conf is None:
+        conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
+    if outlines is None:
+        outlines = len(chosen) > 1
+    if faint_conf is None and len(chosen) > 1:
+        faint_conf = FAINT_CONF
+    if not faint_conf:  # 0: none
+        faint_conf = None
+    if rows is None:
+        rows = len(chosen) > 1
+    if face_min_prob is None:
+        face_min_prob = PHOTO_FACE_MIN_PROB if len(chosen) > 1 else 0.0
+    return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
+            "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
+            "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
+            "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
+            "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
+            "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight}
