@@ -785,9 +785,15 @@ class CardDetector:
         as far as it is not read as ``HIDDEN``), and how far the surer band shows an index (N)."""
         if self.bands is None:
             raise ModelError(f"no {self.band_path.name} loaded")
-        n = len(crops_bgr)
         raw = _run_batch(self.bands, self.band_input, self.band_batch, band_views(crops_bgr, self.band_size))
-        readings, seen = without_hidden(raw, self.band_hidden)
+        return self._pair_reading(raw, self.band_hidden)
+
+    def _pair_reading(self, raw: np.ndarray, hidden: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """A view model's 2N readings of N cards (each card's view, then the same N of its other end) as N
+        faces: ``hidden`` dropped, the two views combined as far as each is seen (:func:`corners_for_faces`),
+        and how far the surer view shows an index (N).  One step for the bands and the side windows."""
+        n = len(raw) // 2
+        readings, seen = without_hidden(raw, hidden)
         both = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
         return both, np.maximum(seen[:n], seen[n:])
 
@@ -813,11 +819,9 @@ class CardDetector:
         ``side_rank_clear``, only for cards no other box overlaps (``overlapped``, None: all read): a covered
         card's side window often holds the index of the card above."""
         raw = _run_batch(self.corners, self.corner_input, self.corner_batch, side_views(crops_bgr, self.corner_size))
-        readings, seen = without_hidden(raw, self.corner_hidden)
-        n = len(crops_bgr)
-        side = corners_for_faces(readings[:n], readings[n:], self.back_index, (seen[:n], seen[n:]))
+        side, seen = self._pair_reading(raw, self.corner_hidden)
         ranks, _ = split_faces(side, self.parts)
-        weight = self.side_rank_weight * np.maximum(seen[:n], seen[n:])[:, None]
+        weight = self.side_rank_weight * seen[:, None]
         if self.side_rank_clear and overlapped is not None:
             weight = weight * (~np.asarray(overlapped, dtype=bool))[:, None]
         return _leaning(probs, weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T))
