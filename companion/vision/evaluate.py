@@ -11,7 +11,9 @@
 card classes plus "back", on the ``val`` scenes of a dataset built by
 ``companion dataset build`` (French val scenes use held-back designs only).
 Cards the generator did not label (mostly hidden) are ignored, not counted
-as false detections.
+as false detections.  Where the mAP goes is reported beside it: the share of
+cards boxed and named right, in full view and partly covered, per design and
+per card size (``readings_by_design``, ``readings_by_size``).
 
 *real*: on the real development photos (rank-only labels, whole-card boxes):
 share of labelled cards found with the right rank (a detection of that rank
@@ -150,6 +152,50 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
             for k, (n, b, r) in groups.items() if n}
 
 
+# The card sizes the synthetic figures are split by: a card's short side in pixels, its outline's (see
+# :func:`card_size`).  Why these: at 640x480 a card 30 px across shows an index about 6 px tall, one of 80 px a
+# legible one; session 52 found the full-view cards named right 0.75 under 30 px and 0.94 from 80 px.
+SIZE_EDGES = (30, 40, 50, 60, 80)
+
+
+def card_size(card: dict) -> float | None:
+    """A labelled card's short side in pixels: the mean of its outline's (``corners``) two opposite sides, the
+    shorter pair; None for a scene recorded without outlines."""
+    q = card.get("corners")
+    if not q or len(q) != 4:
+        return None
+    q = np.asarray(q, dtype=np.float64)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+
+
+def size_group(px: float) -> str:
+    """The name of the :data:`SIZE_EDGES` band a card ``px`` pixels across falls in."""
+    low = 0
+    for edge in SIZE_EDGES:
+        if px < edge:
+            return f"under {edge} px" if low == 0 else f"{low}-{edge} px"
+        low = edge
+    return f"{low} px and more"
+
+
+def readings_by_size(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
+    """:func:`reading_shares` of the labelled cards grouped by size (:func:`size_group`, smallest first), for
+    scenes that record outlines ({} for none).  Why: it tells a reader's misses from a scene's cards too small
+    to read (the issue asks what limits the synthetic figure)."""
+    groups: dict[str, list] = defaultdict(list)
+    for gts, ignored, dets in images:
+        parts: dict[str, list[dict]] = defaultdict(list)
+        for g in gts:
+            px = card_size(g)
+            if px is not None:
+                parts[size_group(px)].append(g)
+        for name, cards in parts.items():
+            groups[name].append((cards, ignored, dets))
+    order = [size_group(e - 0.5) for e in SIZE_EDGES] + [size_group(SIZE_EDGES[-1])]
+    return {name: reading_shares(groups[name]) for name in order if name in groups}
+
+
 def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = None) -> dict:
     scenes_file = data / "scenes" / f"val-{detector.family}.jsonl"
     if not scenes_file.is_file():
@@ -167,6 +213,9 @@ def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = N
         by_design[rec.get("design") or "?"].append(images[-1])
     out = map_scores(images)
     out["readings"] = reading_shares(images)
+    by_size = readings_by_size(images)
+    if by_size:
+        out["readings_by_size"] = by_size
     if "?" not in by_design:  # scenes rendered since session 45 name their design
         # why: the misses gather on a few held-out designs (session 45: two of five hold most of them)
         out["readings_by_design"] = {name: reading_shares(imgs) for name, imgs in sorted(by_design.items())}

@@ -84,3 +84,25 @@ def test_the_synthetic_figures_split_by_the_design_each_scene_names(tmp_path):
         del r["design"]
     (tmp_path / "scenes" / "val-french.jsonl").write_text("\n".join(json.dumps(r) for r in records))
     assert "readings_by_design" not in evaluate_synthetic(Reader(), tmp_path)
+
+
+def test_the_synthetic_figures_split_by_card_size_where_scenes_record_outlines():
+    """A card's size is its outline's short side; the shares are split by it so that a reader's misses show apart
+    from cards too small to read.  Scenes without outlines give no split."""
+    from companion.vision.evaluate import card_size, readings_by_size, size_group
+
+    def outlined(card: str, box: list[float], short: float, long_: float, **kw) -> dict:
+        x, y = box[0], box[1]
+        return {**_gt(card, box, **kw), "corners": [[x, y], [x + short, y], [x + short, y + long_], [x, y + long_]]}
+
+    small, big = outlined("AH", A, 25.0, 35.0), outlined("2C", B, 50.0, 80.0, visible=0.5)
+    assert card_size(small) == pytest.approx(25.0) and card_size(big) == pytest.approx(50.0)
+    assert card_size(_gt("AH", A)) is None
+    assert [size_group(v) for v in (10, 30, 45, 79.9, 80, 300)] == [
+        "under 30 px", "30-40 px", "40-50 px", "60-80 px", "80 px and more", "80 px and more"]
+    images = [([small, big], [], [_det("AH", A, 0.9), _det("3C", B, 0.8)])]
+    by = readings_by_size(images)
+    assert list(by) == ["under 30 px", "50-60 px"]
+    assert by["under 30 px"]["all"] == {"cards": 1, "boxed": 1.0, "named_right": 1.0}
+    assert by["50-60 px"]["partly_covered"] == {"cards": 1, "boxed": 1.0, "named_right": 0.0}
+    assert readings_by_size([([_gt("AH", A)], [], [_det("AH", A, 0.9)])]) == {}
