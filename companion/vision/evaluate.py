@@ -192,7 +192,7 @@ def readings_by_size(images: list[tuple[list[dict], list[dict], list[dict]]]) ->
                 parts[size_group(px)].append(g)
         for name, cards in parts.items():
             groups[name].append((cards, ignored, dets))
-    order = [size_group(e - 0.5) for e in SIZE_EDGES] + [size_group(SIZE_EDGES[-1])]
+    order = [size_group(0.0)] + [size_group(edge) for edge in SIZE_EDGES]  # smallest first
     return {name: reading_shares(groups[name]) for name in order if name in groups}
 
 
