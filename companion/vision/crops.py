@@ -160,6 +160,15 @@ def band_views(crops_bgr: np.ndarray, size: int = BAND) -> np.ndarray:
     return np.stack([cv2.resize(np.ascontiguousarray(v), (size, size), interpolation=interp) for v in views])
 
 
+def side_pairs(quad: np.ndarray) -> tuple[float, float]:
+    """A projected card's two side lengths, each pair of opposite sides averaged (a projected card is no
+    rectangle): ``quad[0]``-``quad[1]`` with ``quad[3]``-``quad[2]``, then ``quad[0]``-``quad[3]`` with
+    ``quad[1]``-``quad[2]``.  One measure for the upright warp of training crops and the evaluation's card sizes."""
+    first = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    second = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return first, second
+
+
 def upright_crop_mapped(image: np.ndarray, quad: np.ndarray, size: int = CROP, turn: bool = False
                         ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The card whose art corners are ``quad`` (top-left, top-right, bottom-right, bottom-left in the image)
@@ -170,9 +179,7 @@ def upright_crop_mapped(image: np.ndarray, quad: np.ndarray, size: int = CROP, t
     quad = np.float32(quad)
     if turn:
         quad = quad[[2, 3, 0, 1]]
-    # a projected card is no rectangle: each side pair averaged
-    short = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    long_ = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    short, long_ = side_pairs(quad)
     return _warp_upright(image, quad, short, long_, size)
 
 

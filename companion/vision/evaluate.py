@@ -45,6 +45,7 @@ import numpy as np
 
 from companion.paths import shared_dir
 from companion.synth.scene import INDEX_WHOLE
+from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
@@ -160,13 +161,11 @@ SIZE_EDGES = (30, 40, 50, 60, 80)
 
 def card_size(card: dict) -> float | None:
     """A labelled card's short side in pixels: the mean of its outline's (``corners``) two opposite sides, the
-    shorter pair; None for a scene recorded without outlines."""
+    shorter pair (:func:`companion.vision.crops.side_pairs`); None for a scene recorded without outlines."""
     q = card.get("corners")
     if not q or len(q) != 4:
         return None
-    q = np.asarray(q, dtype=np.float64)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return min(side_pairs(np.asarray(q, dtype=np.float64)))
 
 
 def size_group(px: float) -> str:
