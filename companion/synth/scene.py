@@ -17,24 +17,20 @@ import cv2
 import numpy as np
 
 from companion.synth.art import Design, card_image
+from companion.synth.index_corners import INDEX_REGION  # noqa: F401  (the family's region, read here by others)
+from companion.synth.index_corners import FAMILY_CORNERS, corner_region, design_corners, design_index_regions
 from companion.synth.backgrounds import table_texture
 
 # (rng, height, width) -> BGR uint8 image: a table surface or an object's face
 Surface = Callable[[np.random.Generator, int, int], np.ndarray]
 CARD_HEIGHT_MM = {"french": 88.0, "spanish": 95.0}
-# Index corner region in unit card coordinates (x0, y0, x1, y1), top-left; the
-# bottom-right one is its 180-degree rotation.  Spanish cards carry the suit in
-# the frame line ("pinta") next to the number, so their region is wider.
-INDEX_REGION = {"french": (0.0, 0.0, 0.2, 0.27), "spanish": (0.0, 0.0, 0.26, 0.22)}
-
-
 def index_regions(family: str) -> tuple[np.ndarray, np.ndarray]:
     """A card's two index regions as 4x2 arrays of (x, y) shares of its art: the top-left one, and the
-    bottom-right one (the same turned a half turn).  One place for the scene's ``index_visible`` figure and
-    for the training data that follows the regions into a crop (``companion.synth.scene_corners``)."""
-    x0, y0, x1, y1 = INDEX_REGION[family]
-    top_left = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
-    return top_left, 1.0 - top_left
+    bottom-right one (the same turned a half turn): where most decks of the family print their index.  One
+    place for the scene's ``index_visible`` figure and for the training data that follows the regions into
+    a crop (``companion.synth.scene_corners``); a deck that prints it elsewhere says so
+    (:func:`companion.synth.index_corners.design_index_regions`)."""
+    return tuple(corner_region(family, c) for c in FAMILY_CORNERS)  # type: ignore[return-value]
 
 
 @dataclass
@@ -113,7 +109,8 @@ class LabelledCard:
     index_visible: float  # best visible fraction of its two index corners
     z: int = 0
     placement_index: int = 0
-    index_regions: tuple[np.ndarray, ...] | None = None  # its art's own index regions (None: the family's)
+    index_regions: tuple[np.ndarray, ...] | None = None  # its art's own index regions (None: the family's;
+    # a redrawn index's, or a printed deck's that prints it elsewhere: ``companion.synth.index_corners``)
 
     def labelled(self) -> bool:
         """Whether a detector should be asked to find this card (:func:`boxable`)."""
@@ -365,7 +362,12 @@ def compose_scene(
         h, w = arts[i]
         m = hom @ _card_matrix((h, w), p, height_mm)
         best = 0.0
-        for reg in (p.index_regions if p.index_regions is not None else index_regions(family)):
+        own = p.index_regions
+        if own is None and p.card != "back":
+            face = p.design or design
+            if design_corners(face.name) != FAMILY_CORNERS:  # a deck printing its index elsewhere
+                own = design_index_regions(family, face.name)
+        for reg in (own if own is not None else index_regions(family)):
             rq = _project(m, reg * np.array([w, h]))
             ra = abs(cv2.contourArea(rq.astype(np.float32)))
             if ra < 1:
@@ -382,7 +384,7 @@ def compose_scene(
         bx0, by0 = quad.min(axis=0)
         bx1, by1 = quad.max(axis=0)
         box = (float(max(bx0, 0)), float(max(by0, 0)), float(min(bx1, W)), float(min(by1, H)))
-        cards.append(LabelledCard(p.card, box, quad, min(visible, 1.0), best, p.z, i, p.index_regions))
+        cards.append(LabelledCard(p.card, box, quad, min(visible, 1.0), best, p.z, i, own))
 
     image = _photometric(canvas, lighting, rng)
     return Scene(image=image, cards=cards, homography=hom, design=design.name)

@@ -340,6 +340,35 @@ def test_a_card_is_labelled_by_where_its_own_index_lies(plain_design):
     assert redrawn.index_regions == (top_right,)
 
 
+@pytest.mark.parametrize("name, want_seen, want_regions", [
+    ("plain", True, None),  # the family's corners: the bottom-right one is in view
+    ("aisleriot-tango_nuevo", False, ("top-left",)),  # one index, top left, under the back
+    ("kde-oxygen-white", False, ("top-right",)),  # the rank top right alone, under the back
+    ("kde-dondorf", True, ("top-left", "top-right", "bottom-right", "bottom-left")),  # all four corners
+])
+def test_a_printed_deck_is_labelled_by_the_corners_it_prints_its_index_in(plain_design, name, want_seen,
+                                                                        want_regions):
+    """A deck that prints its rank elsewhere than its family's (``DESIGN_INDEX_CORNERS``) is judged by its own
+    corners: a card of a one-index deck with its top under a back shows no rank, whatever its bare bottom
+    corner shows, and is not asked of a detector; its record carries the regions for the corner data."""
+    from dataclasses import replace
+
+    from companion.synth.index_corners import corner_region
+
+    camera = Camera(W, H, 400.0)
+    placements = [Placement("1O", (0.0, 0.0), 0.0, z=0), Placement("back", (0.0, -40.0), 0.0, z=1)]
+    design = replace(plain_design, name=name)
+    card = next(c for c in _render(design, placements, camera).cards if c.card == "1O")
+    assert 0.15 < card.visible < 0.5
+    assert (card.index_visible > 0.99) == want_seen and card.labelled() == want_seen
+    if want_regions is None:
+        assert card.index_regions is None
+    else:
+        assert len(card.index_regions) == len(want_regions)
+        for got, corner in zip(card.index_regions, want_regions):
+            assert np.allclose(got, corner_region("spanish", corner))
+
+
 def test_big_pip_replaces_a_number_cards_body_but_never_a_figures():
     from companion.synth.reindex import reindexed_face
 
