@@ -27,9 +27,10 @@ import numpy as np
 
 from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, has_back, list_designs,
                                  prepare_designs, split_designs)
+from companion.synth.index_corners import INDEX_REGION
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
-from companion.synth.scene import INDEX_REGION, Placement, Scene, boxable, compose_scene
+from companion.synth.scene import Placement, Scene, boxable, compose_scene
 from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
 
 DETECT_NAMES = {0: "card", 1: "back"}

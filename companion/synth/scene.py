@@ -17,20 +17,22 @@ import cv2
 import numpy as np
 
 from companion.synth.art import Design, card_image
-from companion.synth.index_corners import INDEX_REGION  # noqa: F401  (the family's region, read here by others)
-from companion.synth.index_corners import FAMILY_CORNERS, corner_region, design_corners, design_index_regions
 from companion.synth.backgrounds import table_texture
+from companion.synth.index_corners import FAMILY_CORNERS, corner_region, design_corners, design_index_regions
 
 # (rng, height, width) -> BGR uint8 image: a table surface or an object's face
 Surface = Callable[[np.random.Generator, int, int], np.ndarray]
 CARD_HEIGHT_MM = {"french": 88.0, "spanish": 95.0}
+
+
 def index_regions(family: str) -> tuple[np.ndarray, np.ndarray]:
     """A card's two index regions as 4x2 arrays of (x, y) shares of its art: the top-left one, and the
     bottom-right one (the same turned a half turn): where most decks of the family print their index.  One
     place for the scene's ``index_visible`` figure and for the training data that follows the regions into
     a crop (``companion.synth.scene_corners``); a deck that prints it elsewhere says so
     (:func:`companion.synth.index_corners.design_index_regions`)."""
-    return tuple(corner_region(family, c) for c in FAMILY_CORNERS)  # type: ignore[return-value]
+    top_left, bottom_right = (corner_region(family, c) for c in FAMILY_CORNERS)
+    return top_left, bottom_right
 
 
 @dataclass

@@ -203,7 +203,7 @@ def figure_design(tmp_path, monkeypatch):
 def test_mixed_face_keeps_the_index_strips_and_takes_another_figure_picture(figure_design):
     from companion.synth.art import card_image
     from companion.synth.build import mixed_face, render_crop_scene
-    from companion.synth.scene import INDEX_REGION
+    from companion.synth.index_corners import INDEX_REGION
 
     own = card_image(figure_design, "11O")
     mixed = mixed_face(figure_design, "11O", np.random.default_rng(0))
