@@ -163,6 +163,12 @@ def _redraw_options(parser: argparse.ArgumentParser, reindex_help: str) -> None:
                         help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
 
 
+def _index_corners(args: argparse.Namespace) -> int:
+    from companion.synth.index_corners import report
+
+    return report(args.designs)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("dataset", help="build synthetic card datasets (YOLO format)")
     sub = p.add_subparsers(dest="dataset_command", required=True)
@@ -251,6 +257,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     k.add_argument("--crops", required=True, help="a classifier folder (SPLIT/CARD/*.jpg), e.g. DATA/french/cls-v5")
     k.add_argument("--out", required=True, help="folder to write, e.g. DATA/french/corners-v1")
     k.set_defaults(func=_corners)
+    ic = sub.add_parser("index-corners", help="measure where each French deck on this machine prints its rank, "
+                                              "against the table the scenes are labelled by")
+    ic.add_argument("--designs", nargs="+", default=None, metavar="NAME", help="only these designs")
+    ic.set_defaults(func=_index_corners)
     sc = sub.add_parser("scene-corners", help="cut index corners from rendered scenes, each labelled only where it "
                                                "shows its own card's index (partly covered cards)")
     sc.add_argument("--scenes", nargs="+", required=True, help="dataset folders with scenes/<split>-<family>.jsonl, "

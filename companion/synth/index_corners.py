@@ -15,13 +15,12 @@ Which corners a deck uses is data (:data:`DESIGN_INDEX_CORNERS`), measured from
 the art by :func:`rank_change`: a corner window carries the rank where its pixels
 change with the rank from 2 to 10 within a suit; elsewhere they change little (a
 suit sign alone does not change at all; a pip that reaches into the window
-changes with the pip count).  ``python -m companion.synth.index_corners`` measures
-every design on this machine, for a deck added later.
+changes with the pip count).  ``companion dataset index-corners`` measures every
+design on this machine against the table, for a deck added later.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 
@@ -120,28 +119,21 @@ def measured_corners(design: Design) -> tuple[str, ...]:
     return tuple(c for c in CORNERS if top > 0 and change[c] >= INDEX_SHARE * top)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m companion.synth.index_corners",
-                                description="Measure where each French deck on this machine prints its rank, "
-                                            "against the table the scenes use (DESIGN_INDEX_CORNERS).")
-    p.add_argument("--designs", nargs="+", default=None, metavar="NAME", help="only these designs")
-    args = p.parse_args(argv)
+def report(names: list[str] | None = None) -> int:
+    """Print :func:`rank_change` of every French deck on this machine (or those ``names``), each corner as a
+    share of the deck's most changing, marking a deck whose measured corners differ from the table; 1 when one
+    does (add it to :data:`DESIGN_INDEX_CORNERS`), else 0.  A deck whose art cannot be drawn is skipped."""
     differ = 0
     for design in list_designs("french"):
-        if args.designs and design.name not in args.designs:
+        if names and design.name not in names:
             continue
         try:
             change = rank_change(design)
         except ArtError as exc:
-            print(f"{design.name}: skipped ({exc})", file=sys.stderr)
+            print(f"{design.name}: skipped ({exc})".strip(), file=sys.stderr)
             continue
-        found = measured_corners(design)
         top = max(change.values()) or 1.0
-        mark = "" if set(found) == set(design_corners(design.name)) else "   <- differs from the table"
+        mark = "" if set(measured_corners(design)) == set(design_corners(design.name)) else "   <- differs from the table"
         differ += bool(mark)
         print(f"{design.name:38s} " + " ".join(f"{c}:{change[c] / top:4.2f}" for c in CORNERS) + mark)
     return 1 if differ else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -70,3 +70,15 @@ def test_the_table_says_what_the_debian_art_measures(name):
     if design is None:
         pytest.skip(f"{name} not installed (Debian gnome-cards-data / kdegames-card-data-kf5)")
     assert set(measured_corners(design)) == set(design_corners(name))
+
+
+def test_the_dataset_command_reports_the_corners_and_marks_a_deck_the_table_gets_wrong(monkeypatch, capsys):
+    from companion.cli import main
+
+    deck = _drawn_deck(monkeypatch, ("top-right",))
+    monkeypatch.setattr(index_corners, "list_designs", lambda family: (deck,))
+    assert main(["dataset", "index-corners"]) == 1  # "drawn" is not in the table: the family's corners assumed
+    assert "top-right:1.00" in capsys.readouterr().out
+    monkeypatch.setitem(DESIGN_INDEX_CORNERS, "drawn", ("top-right",))
+    assert main(["dataset", "index-corners", "--designs", "drawn"]) == 0
+    assert "differs" not in capsys.readouterr().out
