@@ -112,11 +112,16 @@ def rank_change(design: Design) -> dict[str, float]:
     return out
 
 
-def measured_corners(design: Design) -> tuple[str, ...]:
-    """The corners :func:`rank_change` finds an index in (at least :data:`INDEX_SHARE` of the most changing)."""
-    change = rank_change(design)
+def corners_of(change: dict[str, float]) -> tuple[str, ...]:
+    """The corners a :func:`rank_change` measure finds an index in (at least :data:`INDEX_SHARE` of the most
+    changing)."""
     top = max(change.values())
     return tuple(c for c in CORNERS if top > 0 and change[c] >= INDEX_SHARE * top)
+
+
+def measured_corners(design: Design) -> tuple[str, ...]:
+    """The corners ``design``'s art prints an index in (:func:`corners_of` its :func:`rank_change`)."""
+    return corners_of(rank_change(design))
 
 
 def report(names: list[str] | None = None) -> int:
@@ -133,7 +138,7 @@ def report(names: list[str] | None = None) -> int:
             print(f"{design.name}: skipped ({exc})".strip(), file=sys.stderr)
             continue
         top = max(change.values()) or 1.0
-        mark = "" if set(measured_corners(design)) == set(design_corners(design.name)) else "   <- differs from the table"
+        mark = "" if set(corners_of(change)) == set(design_corners(design.name)) else "   <- differs from the table"
         differ += bool(mark)
         print(f"{design.name:38s} " + " ".join(f"{c}:{change[c] / top:4.2f}" for c in CORNERS) + mark)
     return 1 if differ else 0
