@@ -127,9 +127,16 @@ def measured_corners(design: Design) -> tuple[str, ...]:
 def report(names: list[str] | None = None) -> int:
     """Print :func:`rank_change` of every French deck on this machine (or those ``names``), each corner as a
     share of the deck's most changing, marking a deck whose measured corners differ from the table; 1 when one
-    does (add it to :data:`DESIGN_INDEX_CORNERS`), else 0.  A deck whose art cannot be drawn is skipped."""
+    does (add it to :data:`DESIGN_INDEX_CORNERS`), else 0; 2, measuring nothing, when a name is no deck on this
+    machine (a typo would otherwise pass as "no deck differs").  A deck whose art cannot be drawn is skipped."""
+    designs = list_designs("french")
+    unknown = sorted(set(names or ()) - {d.name for d in designs})
+    if unknown:
+        print(f"error: no French deck named {', '.join(unknown)} on this machine "
+              f"(decks: {', '.join(d.name for d in designs) or 'none; install gnome-cards-data'})", file=sys.stderr)
+        return 2
     differ = 0
-    for design in list_designs("french"):
+    for design in designs:
         if names and design.name not in names:
             continue
         try:

@@ -82,3 +82,14 @@ def test_the_dataset_command_reports_the_corners_and_marks_a_deck_the_table_gets
     monkeypatch.setitem(DESIGN_INDEX_CORNERS, "drawn", ("top-right",))
     assert main(["dataset", "index-corners", "--designs", "drawn"]) == 0
     assert "differs" not in capsys.readouterr().out
+
+
+def test_a_deck_name_not_on_this_machine_is_a_clear_error_not_a_silent_pass(monkeypatch, capsys):
+    from companion.cli import main
+
+    deck = _drawn_deck(monkeypatch, ("top-left", "bottom-right"))
+    monkeypatch.setattr(index_corners, "list_designs", lambda family: (deck,))
+    assert main(["dataset", "index-corners", "--designs", "drawn", "kde-oxygen-whte"]) == 2
+    out = capsys.readouterr()
+    assert "no French deck named kde-oxygen-whte" in out.err and "drawn" in out.err
+    assert out.out == ""  # nothing measured
