@@ -214,8 +214,8 @@ QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this man
 QUAD_METHODS = ("paper", "table", "edges")
 
 
-def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
-              pad: float = 0.08) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+def card_quad(image: np.ndarray, box: tuple[float, float, float, float], pad: float = 0.08,
+              methods: tuple[str, ...] | None = None) -> tuple[tuple[float, float], tuple[float, float], float] | None:
     """The card inside a detector box as a rotated rectangle (OpenCV's ``minAreaRect``: centre, size,
     angle, in image pixels), or None when it cannot be told from the table around it.
 
@@ -233,13 +233,14 @@ def card_quad(image: np.ndarray, box: tuple[float, float, float, float],
     paper first (the other designs within 0.002 either way).  With "edges"
     in ``QUAD_METHODS`` (the default), last, where neither gives a card (two touching cards'
     paper runs together; a big pip splits it), by the card's straight sides
-    (:func:`_edge_quad`).
+    (:func:`_edge_quad`).  ``methods`` sets the finders and their order for one caller (the photo settings
+    try the sides first, ``PHOTO_QUAD_METHODS`` in :mod:`companion.vision.settings`); None: ``QUAD_METHODS``.
     """
     region = _quad_region(image, box, pad)
     if region is None:
         return None
     quad = None
-    for method in QUAD_METHODS:
+    for method in QUAD_METHODS if methods is None else methods:
         quad = _QUAD_FINDERS[method](region)
         if quad is not None:
             break
@@ -622,17 +623,24 @@ def use_quad_methods(names: str | tuple[str, ...]) -> None:
     """Set how :func:`card_quad` finds a card's outline, in the order tried (``"paper,table"``, say): how an
     evaluation measures one finder against the shipped order on the same renders.  Raises ValueError for a
     name it does not know."""
+    global QUAD_METHODS
+    QUAD_METHODS = quad_methods(names)
+
+
+def quad_methods(names: str | tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` (``"edges,paper,table"`` or a tuple) as a tuple of outline finders for :func:`card_quad`.
+    Raises ValueError for a name it does not know, or none."""
     methods = tuple(n.strip() for n in names.split(",")) if isinstance(names, str) else tuple(names)
     unknown = [n for n in methods if n not in _QUAD_FINDERS]
     if unknown or not methods:
         raise ValueError(f"unknown outline finder {unknown or names!r}: choose from {', '.join(_QUAD_FINDERS)}")
-    global QUAD_METHODS
-    QUAD_METHODS = methods
+    return methods
 
 
-def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP) -> np.ndarray | None:
+def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
+                   methods: tuple[str, ...] | None = None) -> np.ndarray | None:
     """The card in ``box`` turned upright (long side up), padded 3 %, squashed to size x size; None when
-    :func:`card_quad` finds no card rectangle (the caller then keeps :func:`crop_card`).
+    :func:`card_quad` finds no card rectangle (the caller then keeps :func:`crop_card`; ``methods`` as there).
 
     Why: a card lying 20-45 degrees off the frame's axes fills its box crop
     askew, and the box's corner shows half its index, tilted, beside the table.
@@ -641,7 +649,7 @@ def rectified_crop(image: np.ndarray, box: tuple[float, float, float, float], si
     fewer on the table's tilted cards).  Upright here means up to a half turn:
     the two index corners make both ways up alike.
     """
-    quad = card_quad(image, box)
+    quad = card_quad(image, box, methods=methods)
     if quad is None:
         return None
     (cx, cy), (rw, rh), angle = quad

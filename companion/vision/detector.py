@@ -41,6 +41,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, corner_views, crop_card,
                                     paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
+from companion.vision.crops import quad_methods as quad_methods_of
 from companion.vision.merging import merge_same_cards, one_of_each
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
@@ -440,6 +441,9 @@ class CardDetector:
     ``corner_crop``: cut the corners from a crop of this size instead of the whole
     card's (a big card keeps more of its index letter; None: the same crop).
     ``rectify``: whether the corners are also read from the card turned upright (``RECTIFY``).
+    ``quad_methods``: how that card's outline is found, the finders in the order tried
+    (:func:`companion.vision.crops.card_quad`; photos: ``PHOTO_QUAD_METHODS``, its sides first; None: the
+    module's ``QUAD_METHODS``, the table's).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
@@ -483,7 +487,8 @@ class CardDetector:
                  face_min_prob: float = 0.0, merge_iou: float | None = None, photo_corners: bool = False,
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
-                 side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0) -> None:
+                 side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
+                 quad_methods: str | tuple[str, ...] | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -558,6 +563,7 @@ class CardDetector:
         if rectify not in RECTIFY_MODES:
             raise ValueError(f"rectify must be one of {RECTIFY_MODES}, got {rectify!r}")
         self.rectify = rectify
+        self.quad_methods = None if quad_methods is None else quad_methods_of(quad_methods)
         if not corner_shifts or any(not (0.0 <= dx < 0.45 and 0.0 <= dy < 0.5) for dx, dy in corner_shifts):
             raise ValueError(f"corner_shifts must be (x, y) shares in [0, 0.45) x [0, 0.5), got {corner_shifts!r}")
         self.corner_shifts = tuple(corner_shifts)
@@ -725,7 +731,7 @@ class CardDetector:
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
-            upright = [rectified_crop(image_bgr, tuple(boxes[i]), size) for i in ok]
+            upright = [rectified_crop(image_bgr, tuple(boxes[i]), size, self.quad_methods) for i in ok]
             if self.rectify != "blend":
                 base = big if big is not None else whole
                 big = np.stack([u if u is not None else base[j] for j, u in enumerate(upright)])

@@ -49,6 +49,7 @@ import numpy as np
 from companion.paths import shared_dir
 from companion.synth.index_corners import DESIGN_INDEX_CORNERS
 from companion.synth.scene import INDEX_WHOLE
+from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
@@ -577,6 +578,9 @@ def main(argv: list[str] | None = None) -> int:
                         "cards another box overlaps and drop for the rest (overlap, the default)")
     p.add_argument("--overlap-min", type=float, default=OVERLAP_MIN,
                    help="with --hidden overlap: a card's box is overlapped when another box covers this share of it")
+    p.add_argument("--quad", metavar="NAMES", default=None,
+                   help="find each card's outline with these finders, in this order (paper, table, edges; "
+                        "default: the photo settings' PHOTO_QUAD_METHODS, edges,paper,table)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -593,7 +597,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
                                                  joint_weight=args.joint_weight, square=args.square,
                                                  photo_classifier=not args.table_classifier,
-                                                 band_weight=args.band_weight))
+                                                 band_weight=args.band_weight, quad_methods=args.quad))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -607,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
                     "classifier": detector.cls_path.name,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
+                    "quad_methods": list(detector.quad_methods or vision_crops.QUAD_METHODS),
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
                     "corner_model": detector.corner_path.name if detector.corners is not None else None,
                     "band_model": detector.band_path.name if detector.bands is not None else None,

@@ -114,6 +114,16 @@ WHOLE_RANK_SURE = 0.7
 # 0.77 -> 0.80 and 0.70 -> 0.73); the upright corners alone read the vira best (0.87) but lost 3-8 points
 # on two other designs, where an outline found wrong turns the card the wrong way.
 RECTIFY = "blend"
+# How photos find that outline: the card's straight sides first, then its paper, then the table's colour
+# (crops.card_quad; the table keeps crops.QUAD_METHODS, paper first, chosen on table hands in session 35).
+# Why (session 54, bench/evaluation-history.md): on the held-out decks' scenes (val108's first 200), an
+# outline found at under 0.7 IoU with the card's true rectangle turns it wrong, and its corners then read
+# 0.19-0.41 right where the true rectangle reads 0.68-0.81; at 0.7 and over they read as the truth does.
+# Paper first, 33 % of the full-view faces' outlines were under 0.7 (the paper of two touching cards is one
+# piece); sides first, 3 % of those the sides find.  Judged on four fresh seeds by a rule written first
+# (mAP50 val127-130 0.7013 -> 0.7125, 0.7250 -> 0.7361, 0.7140 -> 0.7204, 0.7301 -> 0.7410, mean +0.0099;
+# real photos 494 -> 496 of 527 at 0.085 false per photo).
+PHOTO_QUAD_METHODS = ("edges", "paper", "table")
 # The windows the index corners are read from, as offsets in from the crop's corner (shares of its side),
 # averaged: the corner classifier is unsure of an index cut at its window's edge, or set a little in (the
 # one-pip deck's 3 read as 2D 0.35 / 3D 0.26 from one window).  Chosen on the rendered table sessions
@@ -207,7 +217,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    face_min_prob: float | None = None, merge_iou: float | None = None,
                    photo_corners: bool = True, one_deck: bool | None = None,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
-                   photo_classifier: bool = True, band_weight: float | None = None) -> dict:
+                   photo_classifier: bool = True, band_weight: float | None = None,
+                   quad_methods: str | tuple[str, ...] | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -220,7 +231,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
     with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
     whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
-    the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and every
+    the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the
+    finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -240,4 +252,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
-            "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight}
+            "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
+            "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods}

@@ -284,3 +284,69 @@ def test_side_sums_count_what_the_slices_hold(seed, h, w, density):
             if cover > 0.3:
                 expected.append((x1, y1, x2, y2, cover))
     assert sides.rectangles(cols, rows, 0.3) == expected
+
+
+def _twins_side_by_side(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """Two plain cards of one paper (60 x 84, a printed border line) touching along a long side, turned
+    ``angle`` degrees on a brown table; the box is the second card's alone, as the detector draws it."""
+    rng = np.random.default_rng(7)
+    image = np.clip(np.array([40, 70, 120], np.float32) + rng.normal(0, 4, (240, 320, 3)), 0, 255).astype(np.uint8)
+    w, h = 60, 84
+    box = (0.0, 0.0, 0.0, 0.0)
+    for dx in (60, 0):
+        card = np.full((h, w, 3), 245, np.uint8)
+        cv2.rectangle(card, (0, 0), (w - 1, h - 1), (150, 150, 150), 1)
+        card[6:22, 5:11] = 20
+        a = np.radians(angle)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += (160 + dx * np.cos(a) - w / 2, 120 - dx * np.sin(a) - h / 2)
+        warped = cv2.warpAffine(card, m, (320, 240))
+        inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (320, 240)) > 127
+        image[inside] = warped[inside]
+        ys, xs = np.nonzero(inside)
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    return image, box
+
+
+@pytest.mark.parametrize("angle", [30.0, 40.0, -30.0])
+def test_photos_find_a_card_touching_its_twin_by_its_sides_first(angle):
+    """Session 54: the paper of two touching cards is one piece, and its rectangle (card-shaped at these
+    angles: their rectangle's sides, about 100 x 82, make a card's aspect) is taken for the card, which is then turned a quarter or cut
+    across both. The photo settings try the card's sides first (``PHOTO_QUAD_METHODS``) and find the card
+    the box holds; the table's order (paper first) is unchanged."""
+    from companion.vision.settings import PHOTO_QUAD_METHODS, photo_settings
+
+    image, box = _twins_side_by_side(angle)
+    assert photo_settings()["quad_methods"] == PHOTO_QUAD_METHODS == ("edges", "paper", "table")
+    assert crops.QUAD_METHODS == ("paper", "table", "edges")
+    (cx, cy), (rw, rh), _ = card_quad(image, box, methods=PHOTO_QUAD_METHODS)
+    assert abs(cx - 160) < 4 and abs(cy - 120) < 4
+    assert sorted((rw, rh)) == pytest.approx([60, 84], abs=5)
+    (px, py), (pw, ph), _ = card_quad(image, box)  # paper first: both cards' paper, not this card
+    assert abs(px - 160) > 10 and max(pw, ph) > 95
+    # turned upright by the photo order, the index mark lies in an index corner, not along a side
+    grey = rectified_crop(image, box, 96, PHOTO_QUAD_METHODS).mean(axis=2)
+    dark = grey < 100
+    dark[:8], dark[-8:], dark[:, :8], dark[:, -8:] = False, False, False, False
+    assert max(dark[:48, :48].sum(), dark[48:, 48:].sum()) > 40 and dark[:48, 48:].sum() + dark[48:, :48].sum() < 5
+
+
+def test_a_detector_takes_its_own_outline_order():
+    """The photo settings give the detector their order; a detector built without one (the table's) follows
+    ``crops.QUAD_METHODS``; an unknown finder is a clear error at construction."""
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    assert CardDetector("french", **photo_settings()).quad_methods == ("edges", "paper", "table")
+    assert CardDetector("french").quad_methods is None
+    assert CardDetector("french", quad_methods="paper,edges").quad_methods == ("paper", "edges")
+    with pytest.raises(ValueError, match="unknown outline finder"):
+        CardDetector("french", quad_methods=("paper", "sides"))
+
+
+def test_the_photo_evaluation_refuses_an_unknown_outline_finder(capsys):
+    from companion.vision.evaluate import main
+
+    with pytest.raises(SystemExit):
+        main(["synthetic", "--quad", "corners", "--data", "/nonexistent"])
+    assert "unknown outline finder" in capsys.readouterr().err
