@@ -22,11 +22,22 @@ def share(text: str) -> float:
     return value
 
 
+def _warn_fonts(redraws: bool) -> None:
+    """Say on stderr when redrawn letterings will come from fewer typefaces than the recipe's."""
+    if redraws:
+        from companion.synth.reindex import font_shortfall
+
+        warning = font_shortfall()
+        if warning:
+            print(warning, file=sys.stderr)
+
+
 def _build(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops, build_dataset, write_combined_yaml
     from companion.synth.photos import DEFAULT_DIRS, PhotoError
 
+    _warn_fonts(args.reindex > 0)
     t0 = time.time()
     photo_dirs = tuple(args.photos or DEFAULT_DIRS) if args.photos is not None else ()
     try:
@@ -128,6 +139,8 @@ def _scene_corners(args: argparse.Namespace) -> int:
 def _glyphs(args: argparse.Namespace) -> int:
     from companion.synth.glyphs import build_glyph_corners
 
+    _warn_fonts(True)
+
     def work() -> list[str]:
         count = build_glyph_corners(args.n, args.out, seed=args.seed, workers=args.workers, start=args.start,
                                     rank_size=tuple(args.rank_size),
@@ -141,6 +154,8 @@ def _glyphs(args: argparse.Namespace) -> int:
 def _crops(args: argparse.Namespace) -> int:
     from companion.synth.art import ArtError
     from companion.synth.build import build_crops
+
+    _warn_fonts(args.reindex > 0)
 
     def work() -> list[str]:
         count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,

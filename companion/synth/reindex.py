@@ -45,6 +45,25 @@ def text_fonts() -> tuple[str, ...]:
     return tuple(sorted(p for p in found if not any(s in Path(p).name.lower() for s in skip)))
 
 
+# The typefaces the shipped data's redrawn indices were drawn in since v6 (datasets/README.md lists the Debian
+# font packages); a machine with fewer draws a narrower data set from the same command and seed.
+RECIPE_FACES = 251
+FONT_PACKAGES_HINT = "datasets/README.md lists the Debian font packages (apt-get install -y fonts-urw-base35 ...)"
+
+
+def font_shortfall() -> str | None:
+    """A warning when this machine has fewer typefaces than the recipe's ``RECIPE_FACES``, else None.
+
+    Why: sessions 52-53 rendered redrawn-index training data on a machine with only the 37 DejaVu and
+    Liberation faces, silently: the same command and seed gave a narrower set of letterings than the one the
+    model card describes."""
+    found = len(text_fonts())
+    if found >= RECIPE_FACES:
+        return None
+    return (f"warning: only {found} typefaces are installed here; the shipped data drew redrawn indices in "
+            f"{RECIPE_FACES}, so this data will show fewer letterings ({FONT_PACKAGES_HINT})")
+
+
 @functools.lru_cache(maxsize=1)
 def suit_font() -> str | None:
     """A face that has the four suit glyphs (DejaVu Sans does)."""

@@ -689,3 +689,23 @@ def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tm
     for stem in ("fr000000", "fr000001"):
         a = cv2.imread(str(plain / "images" / "train" / f"{stem}.jpg"))
         assert np.array_equal(a, cv2.imread(str(default / "images" / "train" / f"{stem}.jpg")))
+
+
+def test_redrawn_data_says_when_this_machine_has_fewer_typefaces_than_the_recipe(monkeypatch, capsys):
+    """Sessions 52-53 drew redrawn indices in the 37 faces a fresh machine has, not the recipe's 251, and
+    nothing said so. A build that redraws now warns on stderr (and still builds); one that does not is quiet."""
+    from companion.cli import main
+    from companion.synth import reindex
+
+    few = tuple(f"/f/Face{i}.ttf" for i in range(37))
+    monkeypatch.setattr(reindex, "text_fonts", lambda: few)
+    warning = reindex.font_shortfall()
+    assert warning is not None and "only 37 typefaces" in warning and str(reindex.RECIPE_FACES) in warning
+    monkeypatch.setattr(reindex, "text_fonts", lambda: few * 7)
+    assert reindex.font_shortfall() is None
+    monkeypatch.setattr(reindex, "text_fonts", lambda: few)
+    # the warning comes before any work: a build with nothing to draw shows it and its own outcome
+    main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x", "--reindex", "0.5"])
+    assert "only 37 typefaces" in capsys.readouterr().err
+    main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x"])
+    assert "typefaces" not in capsys.readouterr().err
