@@ -136,6 +136,16 @@ def _scene_corners(args: argparse.Namespace) -> int:
     return _timed(work, (FileNotFoundError,))
 
 
+def _outlines(args: argparse.Namespace) -> int:
+    from companion.synth.outline_labels import OutlineDataError, write_outline_dataset
+
+    def work() -> list[str]:
+        count = write_outline_dataset(args.out, args.split, args.scenes)
+        return [f"{count} {args.split} images with every card's outline -> {args.out} (data.yaml)"]
+
+    return _timed(work, (OutlineDataError, ValueError))
+
+
 def _glyphs(args: argparse.Namespace) -> int:
     from companion.synth.glyphs import build_glyph_corners
 
@@ -276,6 +286,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                               "against the table the scenes are labelled by")
     ic.add_argument("--designs", nargs="+", default=None, metavar="NAME", help="only these designs")
     ic.set_defaults(func=_index_corners)
+    ol = sub.add_parser("outlines", help="every card's whole outline (oriented boxes, covered cards too) from "
+                                          "rendered scenes, for an outline model")
+    ol.add_argument("--scenes", nargs="+", required=True, metavar="DIR[:N]",
+                    help="folders written by `dataset build` (DIR:N: its first N scenes)")
+    ol.add_argument("--out", required=True, help="dataset folder to write (images linked, labels, data.yaml)")
+    ol.add_argument("--split", choices=("train", "val"), default="train")
+    ol.set_defaults(func=_outlines)
     sc = sub.add_parser("scene-corners", help="cut index corners from rendered scenes, each labelled only where it "
                                                "shows its own card's index (partly covered cards)")
     sc.add_argument("--scenes", nargs="+", required=True, help="dataset folders with scenes/<split>-<family>.jsonl, "

@@ -110,6 +110,28 @@ def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, im
                   imgsz=imgsz, batch=batch, fliplr=0.0, scale=0.25, erasing=0.2, optimizer="AdamW", lr0=lr0)
 
 
+def train_outlines(data_yaml: Path, runs: Path, name: str = "outlines", epochs: int = 30, imgsz: int = 320,
+                   batch: int = 16, resume: bool = False, hours: float | None = None,
+                   init: str | None = None, lr0: float = 0.001) -> Path:
+    """The outline model (session 54): a YOLO26n OBB model of every card's whole rotated rectangle, covered
+    cards too (``companion dataset outlines``). ``init`` is the card detector's checkpoint: its backbone and
+    neck carry over (708 of 792 tensors), the OBB head starts blank, so the warm-up is kept."""
+    _setup_ultralytics(runs)
+    from ultralytics import YOLO
+
+    last = runs / name / "weights" / "last.pt"
+    if resume and last.exists():
+        YOLO(str(last)).train(resume=True)
+    else:
+        extra = {"time": hours} if hours else {}
+        YOLO("yolo26n-obb.yaml").train(data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
+                                       device="cpu", project=str(runs), name=name, exist_ok=True, cache="ram",
+                                       pretrained=init or False, patience=100, plots=False, amp=False, verbose=True,
+                                       seed=0, warmup_epochs=1.0, optimizer="AdamW", lr0=lr0, degrees=10.0,
+                                       fliplr=0.5, scale=0.5, mosaic=1.0, close_mosaic=2, **extra)
+    return runs / name / "weights" / "best.pt"
+
+
 def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
     """Export ``weights`` to ONNX at ``out`` (end-to-end YOLO26 head, no NMS needed)."""
     _setup_ultralytics(runs)
@@ -254,6 +276,16 @@ def main(argv: list[str] | None = None) -> int:
     pe.add_argument("--imgsz", type=int, required=True)
     pe.add_argument("--runs", default="/work/train-runs")
     pe.set_defaults(func=lambda a: (export_onnx(Path(a.weights), Path(a.out), a.imgsz, Path(a.runs)), 0)[1])
+    po = sub.add_parser("outlines", help="train the outline model (every card's rotated rectangle; resumable)")
+    po.add_argument("--data", required=True, help="data.yaml written by `companion dataset outlines`")
+    po.add_argument("--runs", default="/work/train-runs")
+    po.add_argument("--hours", type=float, default=None, help="wall-clock budget (ultralytics `time`)")
+    po.add_argument("--epochs", type=int, default=30)
+    po.add_argument("--init", default=None, help="start from this checkpoint (e.g. models/checkpoints/card-detector.pt)")
+    po.add_argument("--lr0", type=float, default=0.001)
+    po.add_argument("--resume", action="store_true", help="continue RUNS/outlines from its last.pt")
+    po.set_defaults(func=lambda a: (train_outlines(Path(a.data), Path(a.runs), epochs=a.epochs, hours=a.hours,
+                                                   init=a.init, lr0=a.lr0, resume=a.resume), 0)[1])
     pa = sub.add_parser("add-class", help="a classifier checkpoint with one class more, after its others")
     pa.add_argument("weights")
     pa.add_argument("out")
