@@ -78,6 +78,9 @@ def write_outline_dataset(out: str | Path, split: str, scenes: list[str]) -> int
             name = f"{folder.name}-{Path(record['image']).stem}"
             link = images / f"{name}{source.suffix}"
             if link.is_symlink() or link.exists():
+                if link.resolve() != source:  # two scene folders of one name would mix their scenes
+                    raise OutlineDataError(f"{link.name} is already another folder's image ({link.resolve()}): "
+                                           f"give scene folders of one name their own --out")
                 link.unlink()
             os.symlink(source, link)
             rows = outline_rows(record["cards"], picture.shape[1], picture.shape[0])

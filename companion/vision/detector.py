@@ -41,7 +41,7 @@ import numpy as np
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, corner_views, crop_card,
                                     paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
-from companion.vision.crops import quad_methods as quad_methods_of
+from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure

@@ -63,3 +63,13 @@ def test_bad_scene_folders_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="DIR:N"):
         write_outline_dataset(tmp_path / "o", "train", [f"{tmp_path / 'v'}:x"])
     assert main(["dataset", "outlines", "--scenes", str(tmp_path / "nothing"), "--out", str(tmp_path / "o")]) == 1
+
+
+def test_two_scene_folders_of_one_name_are_refused_not_mixed(tmp_path):
+    records = [{"image": "images/val/fr0.jpg", "design": "d", "cards": []}]
+    _scenes(tmp_path / "a" / "val9", records)
+    _scenes(tmp_path / "b" / "val9", records)
+    write_outline_dataset(tmp_path / "o", "val", [str(tmp_path / "a" / "val9")])
+    with pytest.raises(OutlineDataError, match="already another folder's image"):
+        write_outline_dataset(tmp_path / "o", "val", [str(tmp_path / "b" / "val9")])
+    assert (tmp_path / "o" / "images" / "val" / "val9-fr0.jpg").resolve() == (tmp_path / "a" / "val9" / "images" / "val" / "fr0.jpg").resolve()
