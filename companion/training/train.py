@@ -67,12 +67,14 @@ def _log(runs: Path, msg: str) -> None:
 
 
 def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, hours: float | None,
-           **settings) -> Path:
+           transfer: bool = False, **settings) -> Path:
     """Continue ``runs/name`` from its last.pt (``resume``), or start it from ``init`` or from ``blank``.
 
     ``init`` is an earlier checkpoint of ours to keep learning from with a fresh
     schedule (nothing pretrained can be downloaded here); ``hours`` is ultralytics'
     ``time``: the stage stops after that budget with its LR schedule fitted to it.
+    With ``transfer`` the model is ``blank``'s (another task's head) and only the tensors of ``init`` that fit
+    it are carried over; its new head is blank, so it warms up.
     """
     _setup_ultralytics(runs)
     from ultralytics import YOLO
@@ -82,13 +84,16 @@ def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, ho
         YOLO(str(last)).train(resume=True)
     else:
         extra = {"time": hours} if hours else {}
-        YOLO(init or blank).train(workers=0, device="cpu", project=str(runs), name=name, exist_ok=True, cache="ram",
-                                  pretrained=bool(init),  # False would reset the weights of ``init``
-                                  patience=100, plots=False, amp=False, verbose=True, seed=0,
-                                  # A warm-up (bias LR 0.1) wrecks a trained checkpoint: measured, the first epoch
-                                  # of a continuation fell from mAP50 0.81 to 0.59. Only a blank start needs one.
-                                  warmup_epochs=0.0 if init else 1.0,
-                                  **extra, **settings)
+        if transfer:
+            model, pretrained, warmup = YOLO(blank), init or False, 1.0
+        else:
+            # pretrained False would reset the weights of ``init``. A warm-up (bias LR 0.1) wrecks a trained
+            # checkpoint: measured, the first epoch of a continuation fell from mAP50 0.81 to 0.59. Only a blank
+            # start needs one.
+            model, pretrained, warmup = YOLO(init or blank), bool(init), 0.0 if init else 1.0
+        model.train(workers=0, device="cpu", project=str(runs), name=name, exist_ok=True, cache="ram",
+                    pretrained=pretrained, patience=100, plots=False, amp=False, verbose=True, seed=0,
+                    warmup_epochs=warmup, **extra, **settings)
     return runs / name / "weights" / "best.pt"
 
 
@@ -115,21 +120,10 @@ def train_outlines(data_yaml: Path, runs: Path, name: str = "outlines", epochs: 
                    init: str | None = None, lr0: float = 0.001) -> Path:
     """The outline model (session 54): a YOLO26n OBB model of every card's whole rotated rectangle, covered
     cards too (``companion dataset outlines``). ``init`` is the card detector's checkpoint: its backbone and
-    neck carry over (708 of 792 tensors), the OBB head starts blank, so the warm-up is kept."""
-    _setup_ultralytics(runs)
-    from ultralytics import YOLO
-
-    last = runs / name / "weights" / "last.pt"
-    if resume and last.exists():
-        YOLO(str(last)).train(resume=True)
-    else:
-        extra = {"time": hours} if hours else {}
-        YOLO("yolo26n-obb.yaml").train(data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
-                                       device="cpu", project=str(runs), name=name, exist_ok=True, cache="ram",
-                                       pretrained=init or False, patience=100, plots=False, amp=False, verbose=True,
-                                       seed=0, warmup_epochs=1.0, optimizer="AdamW", lr0=lr0, degrees=10.0,
-                                       fliplr=0.5, scale=0.5, mosaic=1.0, close_mosaic=2, **extra)
-    return runs / name / "weights" / "best.pt"
+    neck carry over (708 of 792 tensors), the OBB head starts blank."""
+    return _train(runs, name, "yolo26n-obb.yaml", init, resume, hours, transfer=True, data=str(data_yaml),
+                  epochs=epochs, imgsz=imgsz, batch=batch, optimizer="AdamW", lr0=lr0, degrees=10.0, fliplr=0.5,
+                  scale=0.5, mosaic=1.0, close_mosaic=2)
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:

@@ -92,18 +92,21 @@ def test_specks_of_paper_give_no_rectangle():
     assert card_quad(image, (130.0, 80.0, 190.0, 164.0)) is None
 
 
-def _card_against_its_twin(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """A white card with an index mark and a big red pip, turned ``angle`` degrees, with a card of the same
-    paper against its right side: the two papers run together, and the pip splits the first card's."""
-    rng = np.random.default_rng(3)
+def _card_against_its_twin(angle: float, pip: bool = True, seed: int = 3
+                           ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A white card with an index mark and (``pip``) a big red pip, turned ``angle`` degrees, with a card of
+    the same paper against its right side (an index mark too without the pip): the two papers run together,
+    and the pip splits the first card's.  The box is the first card's alone, as the detector draws it."""
+    rng = np.random.default_rng(seed)
     image = np.clip(np.array([40, 70, 120], np.float32) + rng.normal(0, 4, (240, 320, 3)), 0, 255).astype(np.uint8)
     w, h = 60, 84
     box = (0.0, 0.0, 0.0, 0.0)
     for dx, face in ((60, False), (0, True)):
         card = np.full((h, w, 3), 245, np.uint8)
         cv2.rectangle(card, (0, 0), (w - 1, h - 1), (150, 150, 150), 1)  # a printed border line
-        if face:
+        if face or not pip:
             card[6:22, 5:11] = 20
+        if face and pip:
             cv2.circle(card, (30, 42), 20, (30, 30, 200), -1)
         a = np.radians(angle)
         cx, cy = 160 + dx * np.cos(a), 120 - dx * np.sin(a)
@@ -286,37 +289,15 @@ def test_side_sums_count_what_the_slices_hold(seed, h, w, density):
     assert sides.rectangles(cols, rows, 0.3) == expected
 
 
-def _twins_side_by_side(angle: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """Two plain cards of one paper (60 x 84, a printed border line) touching along a long side, turned
-    ``angle`` degrees on a brown table; the box is the second card's alone, as the detector draws it."""
-    rng = np.random.default_rng(7)
-    image = np.clip(np.array([40, 70, 120], np.float32) + rng.normal(0, 4, (240, 320, 3)), 0, 255).astype(np.uint8)
-    w, h = 60, 84
-    box = (0.0, 0.0, 0.0, 0.0)
-    for dx in (60, 0):
-        card = np.full((h, w, 3), 245, np.uint8)
-        cv2.rectangle(card, (0, 0), (w - 1, h - 1), (150, 150, 150), 1)
-        card[6:22, 5:11] = 20
-        a = np.radians(angle)
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-        m[:, 2] += (160 + dx * np.cos(a) - w / 2, 120 - dx * np.sin(a) - h / 2)
-        warped = cv2.warpAffine(card, m, (320, 240))
-        inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (320, 240)) > 127
-        image[inside] = warped[inside]
-        ys, xs = np.nonzero(inside)
-        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-    return image, box
-
-
 @pytest.mark.parametrize("angle", [30.0, 40.0, -30.0])
 def test_photos_find_a_card_touching_its_twin_by_its_sides_first(angle):
     """Session 54: the paper of two touching cards is one piece, and its rectangle (card-shaped at these
-    angles: their rectangle's sides, about 100 x 82, make a card's aspect) is taken for the card, which is then turned a quarter or cut
-    across both. The photo settings try the card's sides first (``PHOTO_QUAD_METHODS``) and find the card
-    the box holds; the table's order (paper first) is unchanged."""
+    angles: about 100 x 82) is taken for the card, which is then cut across both. The photo settings try the
+    card's sides first (``PHOTO_QUAD_METHODS``) and find the card the box holds; the table's order (paper
+    first) is unchanged."""
     from companion.vision.settings import PHOTO_QUAD_METHODS, photo_settings
 
-    image, box = _twins_side_by_side(angle)
+    image, box = _card_against_its_twin(angle, pip=False, seed=7)
     assert photo_settings()["quad_methods"] == PHOTO_QUAD_METHODS == ("edges", "paper", "table")
     assert crops.QUAD_METHODS == ("paper", "table", "edges")
     (cx, cy), (rw, rh), _ = card_quad(image, box, methods=PHOTO_QUAD_METHODS)
