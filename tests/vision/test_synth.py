@@ -705,7 +705,8 @@ def test_redrawn_data_says_when_this_machine_has_fewer_typefaces_than_the_recipe
     assert reindex.font_shortfall() is None
     monkeypatch.setattr(reindex, "text_fonts", lambda: few)
     # the warning comes before any work: a build with nothing to draw shows it and its own outcome
-    main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x", "--reindex", "0.5"])
+    assert main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x",
+                 "--reindex", "0.5"]) == 0
     assert "only 37 typefaces" in capsys.readouterr().err
-    main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x"])
+    assert main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x"]) == 0
     assert "typefaces" not in capsys.readouterr().err
