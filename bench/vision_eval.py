@@ -5,6 +5,7 @@
     python bench/vision_eval.py --no-faint          # ... without the faint boxes (before session 16)
     python bench/vision_eval.py --no-rows           # ... without splitting rows of cards (before session 18)
     python bench/vision_eval.py --models DIR        # ... with the ONNX files of DIR (a candidate)
+    python bench/vision_eval.py --no-outline-model  # ... turning cards upright by the finders alone
 
 A thin driver around ``python -m companion.vision.evaluate`` (see its
 docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes, rows) were
@@ -22,6 +23,7 @@ import json
 import sys
 
 from companion.vision import evaluate
+from companion.vision.crops import QUAD_METHODS
 
 ROWS = [
     ("real photos, all", ["real"]),
@@ -42,12 +44,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-outlines", action="store_true", help="without the outline search")
     parser.add_argument("--no-faint", action="store_true", help="without the faint boxes")
     parser.add_argument("--no-rows", action="store_true", help="without splitting rows of overlapping cards")
+    parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
+                        help="with or without the outline model's outlines (default: PHOTO_OUTLINE_MODEL)")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     parser.add_argument("--models", default=None, help="folder of ONNX files (default: the shipped models/)")
     args = parser.parse_args(argv)
     extra = (["--models", args.models] if args.models else []) + (["--no-outlines"] if args.no_outlines else []) \
         + (["--faint-conf", "0"] if args.no_faint else []) \
-        + (["--no-rows"] if args.no_rows else [])
+        + (["--no-rows"] if args.no_rows else []) \
+        + ([] if args.outline_model is None else ["--outline-model" if args.outline_model else "--no-outline-model"])
     print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9} {'ms/photo':>9}")
     for label, cmd in ROWS:
         result = _run(cmd + extra)
@@ -60,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{real['mean_ms_per_photo']:>9.1f}")
     latencies = (("latency, photo settings", ["latency"]),
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
-                 # its own corner model and classifier, no bands, the frame padded only to the detector's stride
+                 # its own corner model and classifier, no bands, the frame padded only to the detector's stride,
+                 # each card's outline found paper first (crops.QUAD_METHODS) and no outline model
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
                                               "--table-corners", "--table-classifier", "--no-square",
-                                              "--band-weight", "0"]))
+                                              "--band-weight", "0", "--quad", ",".join(QUAD_METHODS),
+                                              "--no-outline-model"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps; medians: decode "

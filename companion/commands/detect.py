@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
-                                  face_min_prob=args.min_prob)
+                                  face_min_prob=args.min_prob, outline_model=args.outline_model)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -118,4 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--min-prob", type=float, default=None, metavar="P",
                    help="leave out faces the classifier names under this probability (default 0.2 with the shrunk "
                         "view, 0 with --scales 1; 0 keeps every face found)")
+    p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
+                   help="turn each card upright by the outline model's outline (card-outlines.onnx, where shipped) "
+                        "before the outline finders' (default: PHOTO_OUTLINE_MODEL)")
     p.set_defaults(func=_run)

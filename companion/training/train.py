@@ -127,7 +127,8 @@ def train_outlines(data_yaml: Path, runs: Path, name: str = "outlines", epochs: 
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
-    """Export ``weights`` to ONNX at ``out`` (end-to-end YOLO26 head, no NMS needed)."""
+    """Export ``weights`` to ONNX at ``out`` (end-to-end YOLO26 head, no NMS needed: the detector's boxes, the
+    outline model's rotated boxes)."""
     _setup_ultralytics(runs)
     from ultralytics import YOLO
 
@@ -135,8 +136,8 @@ def export_onnx(weights: Path, out: Path, imgsz: int, runs: Path) -> Path:
     # dynamic: a classifier names every card of a frame in one call; the detector reads a frame letterboxed to
     # its own shape (320x192 for 720p, not 320x320: the same pixels, about 5 ms a frame less, session 45)
     kwargs = {"format": "onnx", "imgsz": imgsz, "simplify": True, "dynamic": True}
-    if model.task == "detect":
-        kwargs["nms"] = False
+    if model.task in ("detect", "obb"):
+        kwargs["nms"] = False  # ultralytics' switch for the end-to-end head (its one-to-one branch, top-k, no NMS)
     path = Path(model.export(**kwargs))  # ultralytics writes it beside the weights
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.move(path, out)  # moved, so that no stray copy is left beside a committed checkpoint

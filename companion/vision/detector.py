@@ -30,7 +30,6 @@ crop classifier learns in hours (see models/README.md).
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,8 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
+from companion.vision.onnx_runtime import ModelError, letterbox, session as _session  # (ModelError, letterbox: imported from here too)
+from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, match_outline
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, BAND_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT,
@@ -78,10 +79,6 @@ def shipped_file(models: Path, name_for: Callable[..., str], family: str, photo:
     return path if photo and path.is_file() else models / name_for(family)
 
 
-class ModelError(RuntimeError):
-    """Weights are missing, unreadable or not the expected model."""
-
-
 class ImageError(RuntimeError):
     """An input image is missing or cannot be decoded."""
 
@@ -110,30 +107,6 @@ class Detection:
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
                 "box": [round(v, 1) for v in self.box]}
-
-
-def _session(path: Path, threads: int):
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    import onnxruntime as ort
-
-    try:
-        ort.disable_telemetry_events()
-    except AttributeError:
-        pass
-    if not path.is_file():
-        raise ModelError(f"model file not found: {path} (expected the shipped weights in models/, "
-                         f"or set COMPANION_MODELS)")
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    # Two to three sessions run one after another on 2 cores: a pool left spinning after its run
-    # takes the cores from the next session's run.
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    try:
-        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
-        raise ModelError(f"cannot load model {path}: {str(exc).splitlines()[0][:200]}") from None
 
 
 def _view_model(path: Path, threads: int, cls_names: dict[int, str], cls_path: Path, size: int
@@ -368,25 +341,6 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
     return session.run(None, {name: blob})[0]
 
 
-def letterbox(image: np.ndarray, size: int, stride: int | None = None,
-              min_side: int = 0) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping aspect, pad to size x size with grey 114 (as ultralytics does); with ``stride``, pad
-    each side only up to the next multiple of it and to at least ``min_side`` (a 1280x720 frame at 320:
-    320x192), for a detector exported with a dynamic input: the picture's pixels are the same, the grey
-    bands are not computed."""
-    h, w = image.shape[:2]
-    r = min(size / h, size / w)
-    nw, nh = max(1, int(round(w * r))), max(1, int(round(h * r)))  # a sliver of an image keeps a row
-    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    out_w, out_h = (size, size) if stride is None else (max(-(-nw // stride) * stride, min_side),
-                                                         max(-(-nh // stride) * stride, min_side))
-    px, py = (out_w - nw) / 2, (out_h - nh) / 2
-    top, left = int(round(py - 0.1)), int(round(px - 0.1))
-    out = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left, cv2.BORDER_CONSTANT,
-                             value=(114, 114, 114))
-    return out, r, (left, top)
-
-
 def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """``box``, or the one outline lying inside it when the box is loose around it (the outline fills
     30-70 % of the box).
@@ -444,6 +398,9 @@ class CardDetector:
     ``quad_methods``: how that card's outline is found, the finders in the order tried
     (:func:`companion.vision.crops.card_quad`; photos: ``PHOTO_QUAD_METHODS``, its sides first; None: the
     module's ``QUAD_METHODS``, the table's).
+    ``outline_model``: take that outline from the outline model (``card-outlines.onnx``, when the models
+    folder has one and the corners are read turned upright; :mod:`companion.vision.outline_model`), the finders
+    only for a box it gives no outline for.
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
@@ -488,7 +445,7 @@ class CardDetector:
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
-                 quad_methods: str | tuple[str, ...] | None = None) -> None:
+                 quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -583,6 +540,10 @@ class CardDetector:
         if corners and corner_weight > 0 and self.corner_path.is_file():
             (self.corners, self.corner_hidden, self.corner_input, self.corner_size,
              self.corner_batch) = _view_model(self.corner_path, threads, self.cls_names, self.cls_path, CORNER)
+        self.outline_path = self.models_dir / OUTLINE_MODEL_FILE
+        self.outline_model: OutlineModel | None = None  # loaded only when it will be read
+        if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():
+            self.outline_model = OutlineModel(self.outline_path, threads)
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -731,7 +692,9 @@ class CardDetector:
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
-            upright = [rectified_crop(image_bgr, tuple(boxes[i]), size, self.quad_methods) for i in ok]
+            rects = self.outline_model.rects(image_bgr) if self.outline_model is not None else []
+            upright = [rectified_crop(image_bgr, tuple(boxes[i]), size, self.quad_methods,
+                                      quad=match_outline(rects, tuple(boxes[i])) if rects else None) for i in ok]
             if self.rectify != "blend":
                 base = big if big is not None else whole
                 big = np.stack([u if u is not None else base[j] for j, u in enumerate(upright)])

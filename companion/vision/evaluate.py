@@ -581,6 +581,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quad", metavar="NAMES", default=None,
                    help="find each card's outline with these finders, in this order (paper, table, edges; "
                         "default: the photo settings' PHOTO_QUAD_METHODS, edges,paper,table)")
+    p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
+                   help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
+                        "(default: PHOTO_OUTLINE_MODEL)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -597,7 +600,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
                                                  joint_weight=args.joint_weight, square=args.square,
                                                  photo_classifier=not args.table_classifier,
-                                                 band_weight=args.band_weight, quad_methods=args.quad))
+                                                 band_weight=args.band_weight, quad_methods=args.quad,
+                                                 outline_model=args.outline_model))
     except ValueError as exc:
         p.error(str(exc))
     # None: no corner model loaded
@@ -612,6 +616,7 @@ def main(argv: list[str] | None = None) -> int:
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "quad_methods": list(detector.quad_methods or vision_crops.QUAD_METHODS),
+                    "outline_model": detector.outline_path.name if detector.outline_model is not None else None,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
                     "corner_model": detector.corner_path.name if detector.corners is not None else None,
                     "band_model": detector.band_path.name if detector.bands is not None else None,

@@ -207,6 +207,9 @@ DETECTOR_MIN_SIDE = 64
 # in turn (1.6-8.4 ms a pair), the table's hands and the synthetic figure held (seeds 0-7: 467 -> 468 and
 # 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
 # -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
+# Whether photos take each card's outline from the outline model (companion.vision.outline_model,
+# card-outlines.onnx) before the finders.  Not yet: see bench/evaluation-history.md, session 55.
+PHOTO_OUTLINE_MODEL = False
 PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
@@ -218,7 +221,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    photo_corners: bool = True, one_deck: bool | None = None,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
                    photo_classifier: bool = True, band_weight: float | None = None,
-                   quad_methods: str | tuple[str, ...] | None = None) -> dict:
+                   quad_methods: str | tuple[str, ...] | None = None, outline_model: bool | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -232,7 +235,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
     whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
     the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the
-    finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``), and every
+    finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``) after the outline model where
+    ``outline_model`` (None: ``PHOTO_OUTLINE_MODEL``), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -253,4 +257,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
             "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
-            "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods}
+            "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods,
+            "outline_model": PHOTO_OUTLINE_MODEL if outline_model is None else outline_model}

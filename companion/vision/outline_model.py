@@ -1,0 +1,108 @@
+"""Every card's whole outline, covered cards too, from a small oriented-box model (``card-outlines.onnx``).
+
+Why (session 54): each card is also read turned upright by its outline
+(``rectify="blend"``), and an outline under 0.7 IoU with the card's true
+rectangle turns it wrong.  The finders of :func:`companion.vision.crops.card_quad`
+see only the pixels of one box: two touching cards' paper runs together, and a
+card under another shows no straight sides to find.  Every card's true outline in
+their place was worth 0.10 mAP50 on a tuning seed; a YOLO26n OBB model taught the
+whole rotated rectangle of every card of the rendered scenes (``companion dataset
+outlines``, ``python -m companion.training.train outlines``) gives back part of it.
+
+How: one pass over the frame letterboxed to 320 (as the detector reads it),
+the model's end-to-end head (its one-to-one branch: no NMS) giving up to 300
+rotated rectangles ``(cx, cy, w, h, score, class, angle in radians)``; those at
+``conf`` or more are kept, as OpenCV rotated rectangles in the image's pixels.
+Each detector box then takes the outline whose own upright box holds at least
+``min_cover`` of it and matches it best (:func:`match_outline`); a box none fits
+is left to the finders.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.onnx_runtime import ModelError, letterbox, session
+
+OUTLINE_MODEL_FILE = "card-outlines.onnx"
+OUTLINE_SIZE = 320  # the model's long side (its training size)
+OUTLINE_STRIDE = 32
+OUTLINE_CONF = 0.1  # the prototype's threshold (session 54)
+OUTLINE_MIN_COVER = 0.6  # a box takes an outline whose upright box holds at least this share of it
+
+RotatedRect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's: centre, size, angle (degrees)
+
+
+class OutlineModel:
+    """The outline model, loaded once; :meth:`rects` per frame, remembered for the last frame asked about
+    (the reading asks once per box list, and a frame's boxes may be read in more than one list).
+
+    Raises :class:`ModelError` when the file is missing, corrupt, or not an end-to-end oriented-box export.
+    """
+
+    def __init__(self, path: str | Path, threads: int = 2, conf: float = OUTLINE_CONF) -> None:
+        if not 0.0 < conf < 1.0:
+            raise ValueError(f"conf must be in (0, 1), got {conf!r}")
+        self.path = Path(path)
+        self.conf = conf
+        self.session = session(self.path, threads)
+        meta = self.session.get_modelmeta().custom_metadata_map
+        if meta.get("task") != "obb" or meta.get("end2end") != "True":
+            raise ModelError(f"{self.path} is not an end-to-end oriented-box model (task {meta.get('task')!r}, "
+                             f"end2end {meta.get('end2end')!r}); export it with "
+                             f"`python -m companion.training.train export`")
+        self.input = self.session.get_inputs()[0].name
+        shape = self.session.get_inputs()[0].shape
+        self.size = int(shape[2]) if isinstance(shape[2], int) else OUTLINE_SIZE
+        self.stride = None if isinstance(shape[2], int) else OUTLINE_STRIDE
+        self._last: tuple[np.ndarray, list[RotatedRect]] | None = None
+
+    def rects(self, image_bgr: np.ndarray) -> list[RotatedRect]:
+        """The cards' outlines in ``image_bgr`` (BGR), surest first, as OpenCV rotated rectangles."""
+        if self._last is not None and self._last[0] is image_bgr:
+            return self._last[1]
+        img, r, (pad_x, pad_y) = letterbox(image_bgr, self.size, self.stride)
+        blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+        out = self.session.run(None, {self.input: blob})[0]
+        found = decode(out, r, (pad_x, pad_y), self.conf)
+        self._last = (image_bgr, found)
+        return found
+
+
+def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> list[RotatedRect]:
+    """The end-to-end head's rows ``(cx, cy, w, h, score, class, angle in radians)`` in the letterboxed view
+    (shrunk by ``r``, shifted by ``pad``) as OpenCV rotated rectangles in the image's pixels (angle in degrees),
+    those scored ``conf`` or more, surest first.  Raises :class:`ModelError` for any other shape."""
+    pred = out[0] if out.ndim == 3 else out
+    if pred.ndim != 2 or pred.shape[-1] != 7:
+        raise ModelError(f"unexpected outline model output shape {out.shape}; expected (1, N, 7)")
+    pred = pred[pred[:, 4] >= conf]
+    pred = pred[np.argsort(-pred[:, 4], kind="stable")]
+    return [(((float(x) - pad[0]) / r, (float(y) - pad[1]) / r), (float(w) / r, float(h) / r), math.degrees(a))
+            for x, y, w, h, _score, _cls, a in pred]
+
+
+def match_outline(rects: list[RotatedRect], box: tuple[float, float, float, float],
+                  min_cover: float = OUTLINE_MIN_COVER) -> RotatedRect | None:
+    """The outline in ``rects`` whose own upright bounding box holds at least ``min_cover`` of the detector's
+    ``box`` (x1, y1, x2, y2) and overlaps it best (IoU of the two upright boxes); None when none does.
+
+    Why not the best IoU alone: a card under another is boxed by the detector only where it shows, and
+    its whole outline's upright box is bigger than that box; holding most of the box, the outline is the
+    same card's (session 54's prototype: 0.6)."""
+    x1, y1, x2, y2 = box
+    area = max(1e-6, (x2 - x1) * (y2 - y1))
+    best, best_iou = None, -1.0
+    for rect in rects:
+        pts = cv2.boxPoints(rect)
+        a1, b1 = pts.min(axis=0)
+        a2, b2 = pts.max(axis=0)
+        inter = max(0.0, min(x2, a2) - max(x1, a1)) * max(0.0, min(y2, b2) - max(y1, b1))
+        iou = inter / (area + (a2 - a1) * (b2 - b1) - inter)
+        if inter / area >= min_cover and iou > best_iou:
+            best, best_iou = rect, iou
+    return best

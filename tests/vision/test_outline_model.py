@@ -1,0 +1,128 @@
+"""The outline model's reading (companion.vision.outline_model): its head decoded, an outline matched to a
+detector box, a card turned upright by it, and clear errors for the wrong file."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.paths import models_dir
+from companion.vision.crops import card_quad, rectified_crop
+from companion.vision.onnx_runtime import ModelError
+from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, decode, match_outline
+
+FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
+SHIPPED = models_dir() / OUTLINE_MODEL_FILE
+
+
+def test_decode_maps_the_letterboxed_view_back_to_the_image_surest_first():
+    # a 640x384 image read at 320x192: shrunk by 0.5, no padding on this side; a second image padded 16 px above
+    rows = np.array([[[100, 50, 30, 40, 0.5, 0, math.pi / 6],
+                      [10, 10, 5, 5, 0.05, 0, 0.0],  # under the threshold: left out
+                      [200, 90, 42, 60, 0.9, 0, -0.2]]], np.float32)
+    rects = decode(rows, 0.5, (0.0, 16.0), 0.1)
+    assert len(rects) == 2
+    (cx, cy), (w, h), angle = rects[0]  # the surer one first
+    assert (cx, cy) == pytest.approx((400, 148)) and (w, h) == pytest.approx((84, 120))
+    assert angle == pytest.approx(math.degrees(-0.2), abs=1e-4)
+    assert rects[1][0] == pytest.approx((200, 68)) and rects[1][2] == pytest.approx(30.0, abs=1e-4)
+
+
+def test_decode_refuses_another_head():
+    with pytest.raises(ModelError, match="expected"):
+        decode(np.zeros((1, 300, 6), np.float32), 1.0, (0.0, 0.0), 0.1)  # the detector's (no angle)
+
+
+def test_a_box_takes_the_outline_that_holds_it_and_fits_it_best():
+    card = ((100.0, 100.0), (60.0, 84.0), 0.0)  # upright box 70-130 x 58-142
+    bigger = ((100.0, 100.0), (120.0, 168.0), 0.0)
+    elsewhere = ((300.0, 100.0), (60.0, 84.0), 0.0)
+    assert match_outline([bigger, elsewhere, card], (70, 58, 130, 142)) == card
+    # a card under another is boxed where it shows: its whole outline holds that box
+    assert match_outline([elsewhere, card], (70, 58, 130, 100)) == card
+    # an outline holding under 0.6 of the box is another card's
+    assert match_outline([card], (110, 58, 170, 142)) is None
+    assert match_outline([], (70, 58, 130, 142)) is None
+
+
+def test_a_given_outline_turns_the_card_upright_where_the_finders_see_none():
+    """A white card on a white cloth: no finder can tell it from the cloth, the outline model's outline can."""
+    image = np.full((240, 320, 3), 235, np.uint8)
+    quad = ((160.0, 120.0), (60.0, 84.0), 30.0)
+    pts = cv2.boxPoints(quad).astype(np.int32)
+    cv2.polylines(image, [pts], True, (225, 225, 225), 1)
+    x, y, w, h = cv2.boundingRect(pts)
+    box = (float(x), float(y), float(x + w), float(y + h))
+    assert card_quad(image, box) is None and rectified_crop(image, box, 96) is None
+    crop = rectified_crop(image, box, 96, quad=quad)
+    assert crop is not None and crop.shape == (96, 96, 3)
+
+
+def test_a_missing_or_wrong_file_is_a_clear_model_error(tmp_path):
+    with pytest.raises(ModelError, match="not found"):
+        OutlineModel(tmp_path / OUTLINE_MODEL_FILE)
+    corrupt = tmp_path / "corrupt.onnx"
+    corrupt.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="cannot load"):
+        OutlineModel(corrupt)
+    with pytest.raises(ModelError, match="not an end-to-end oriented-box model"):
+        OutlineModel(models_dir() / "card-detector.onnx")  # a model, but of upright boxes
+    with pytest.raises(ValueError, match="conf"):
+        OutlineModel(models_dir() / "card-detector.onnx", conf=0.0)
+
+
+def _fixture_cards() -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
+    from companion.vision.detector import read_image
+
+    return [(read_image(FIXTURES / rec["image"]), [tuple(c["box"]) for c in rec["cards"]])
+            for rec in json.loads((FIXTURES / "fixtures.json").read_text()) if rec["family"] == "french"]
+
+
+def _upright_iou(rect, box) -> float:
+    pts = cv2.boxPoints(rect)
+    (a1, b1), (a2, b2) = pts.min(axis=0), pts.max(axis=0)
+    inter = max(0.0, min(box[2], a2) - max(box[0], a1)) * max(0.0, min(box[3], b2) - max(box[1], b1))
+    return inter / ((box[2] - box[0]) * (box[3] - box[1]) + (a2 - a1) * (b2 - b1) - inter)
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
+def test_the_shipped_model_outlines_every_fixture_card():
+    """The committed fixture photos' cards (held-back designs, flat and upright): each labelled box takes an
+    outline, and that outline's upright box is the labelled one."""
+    model = OutlineModel(SHIPPED)
+    for image, boxes in _fixture_cards():
+        rects = model.rects(image)
+        assert model.rects(image) is rects  # one pass per frame
+        for box in boxes:
+            rect = match_outline(rects, box)
+            assert rect is not None and _upright_iou(rect, box) >= 0.8
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
+def test_the_detector_turns_cards_upright_by_the_models_outline_only_when_asked(tmp_path):
+    from companion.vision.detector import CardDetector
+
+    assert CardDetector("french").outline_model is None
+    asked = CardDetector("french", outline_model=True)
+    assert isinstance(asked.outline_model, OutlineModel)
+    assert CardDetector("french", outline_model=True, rectify="none").outline_model is None
+    # a models folder without the file: the finders alone, as before
+    for path in models_dir().glob("card-*.onnx"):
+        if path.name != OUTLINE_MODEL_FILE:
+            (tmp_path / path.name).symlink_to(path)
+    assert CardDetector("french", models_dir=tmp_path, outline_model=True).outline_model is None
+    # the upright crops come from the model's outlines: the readings differ from the finders' on some card,
+    # and every fixture card is still named right
+    plain = CardDetector("french")
+    records = [rec for rec in json.loads((FIXTURES / "fixtures.json").read_text()) if rec["family"] == "french"]
+    differ = 0
+    for (image, boxes), rec in zip(_fixture_cards(), records):
+        names, probs = asked.classify(image, np.array(boxes))
+        assert names == [c["card"] for c in rec["cards"]]
+        differ += int(not np.allclose(probs, plain.classify(image, np.array(boxes))[1], atol=1e-6))
+    assert differ >= 1
