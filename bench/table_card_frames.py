@@ -9,7 +9,8 @@ every ``--step``-th frame of the rendered videos again, names the recorded
 detection boxes that match a true face-up card (IoU >= 0.5, the vira
 included) with the detector as the table builds it (the models folder in
 ``COMPANION_MODELS``, else the shipped one), and reports the share named right,
-split by whether the card's outline was found (``crops.card_quad``: the card is
+split by whether the card's outline was found (``crops.card_quad``, or the outline model with
+``--outline-model``: the card is
 turned upright before its corners are read) and whether the card lay fully in
 view.  Needs the rendered sessions (``--out`` of the evaluation, with the same
 ``--seed``) and the streams recorded there (``--detections``).
@@ -30,7 +31,8 @@ import numpy as np
 from companion.engine.variants import resolve
 from companion.table.session import table_detector
 from companion.table.tracker import iou
-from companion.vision.crops import card_quad, use_quad_methods
+from companion.vision.crops import card_quad, quad_methods
+from companion.vision.outline_model import match_outline
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,10 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step", type=int, default=10, help="every n-th frame")
     parser.add_argument("--quad", metavar="NAMES", default=None,
                         help="how a card's outline is found, in order (default: crops.QUAD_METHODS)")
+    parser.add_argument("--outline-model", action="store_true",
+                        help="the outline model's outline first (card-outlines.onnx), then the finders")
     args = parser.parse_args(argv)
+    methods = None
     if args.quad:
         try:
-            use_quad_methods(args.quad)
+            methods = quad_methods(args.quad)
         except ValueError as err:
             parser.error(str(err))
     sessions = Path(args.out) / "sessions"
@@ -61,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: no recorded stream {stream}", file=sys.stderr)
             return 1
         rows = {r["frame"]: r for r in (json.loads(line) for line in stream.read_text().splitlines()[1:])}
-        detector = table_detector("french", tuple(resolve(meta["variant"]).deck_cards))
+        detector = table_detector("french", tuple(resolve(meta["variant"]).deck_cards), quad_methods=methods,
+                                  outline_model=args.outline_model)
         states = meta["states"]
         times = [s["t"] for s in states]
         cap = cv2.VideoCapture(str(folder / "video.mp4"))
@@ -78,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                     true = max(state["cards"], key=lambda c: iou(tuple(c["box"]), tuple(det["box"])), default=None)
                     if true is None or true["card"] == "back" or iou(tuple(true["box"]), tuple(det["box"])) < 0.5:
                         continue
-                    found = card_quad(frame, tuple(det["box"])) is not None
+                    model = detector.outline_model
+                    found = ((model is not None and match_outline(model.rects(frame), tuple(det["box"])) is not None)
+                             or card_quad(frame, tuple(det["box"]), methods=methods) is not None)
                     reading = detector.readings(frame, np.array([det["box"]], np.float32), 1)[0]
                     key = (meta["design"], "outline found" if found else "no outline",
                            "in view" if true.get("visible", 1.0) > 0.95 else "partly covered")

@@ -5,6 +5,7 @@
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --quad paper,table  # the same renders
                                                    # read again without the card's sides as an outline finder
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --models /work/cand  # ... with other weights
+    python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --outline-model  # ... outlines from the model
 
 For each seed, in its own folder ``OUT/seed-N`` (so that two jobs never write one
 folder): ``python -m companion.table.evaluate --mode video`` renders the seed's
@@ -61,46 +62,49 @@ def parse_seeds(parts: list[str]) -> list[int]:
     return seeds
 
 
-def reading_name(quad: str | None = None, models: Path | None = None) -> str | None:
+def reading_name(quad: str | None = None, models: Path | None = None, outline_model: bool = False) -> str | None:
     """The name of a reading other than the shipped one: ``quad-paper-table-edges`` (other outline finders),
-    ``models-NAME`` (the weights in folder NAME), both joined; None for the shipped code and weights."""
+    ``models-NAME`` (the weights in folder NAME), ``outline-model`` (the outline model's outlines first), those
+    given joined; None for the shipped code and weights."""
     parts = (["quad-" + quad.replace(",", "-")] if quad else []) + ([f"models-{Path(models).name}"] if models else [])
-    return "-".join(parts) or None
+    return "-".join(parts + (["outline-model"] if outline_model else [])) or None
 
 
-def seed_folder(out: Path, seed: int, quad: str | None = None, models: Path | None = None) -> Path:
+def seed_folder(out: Path, seed: int, quad: str | None = None, models: Path | None = None,
+                outline_model: bool = False) -> Path:
     """Where one seed's runs write: ``OUT/seed-N``, or for another reading of the same renders
     (:func:`reading_name`) ``OUT/seed-N/quad-paper-table-edges``, say, beside the shipped code's runs."""
     folder = out / f"seed-{seed}"
-    name = reading_name(quad, models)
+    name = reading_name(quad, models, outline_model)
     return folder / name if name else folder
 
 
 def seed_commands(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-                  models: Path | None = None) -> list[list[str]]:
+                  models: Path | None = None, outline_model: bool = False) -> list[list[str]]:
     """The two evaluation runs of one seed: record (or replay) its streams, then replay them with answers."""
-    folder = seed_folder(out, seed, quad, models)
+    folder = seed_folder(out, seed, quad, models, outline_model)
     base = [sys.executable, "-m", "companion.table.evaluate", "--hands", str(hands), "--mode", "video",
             "--seed", str(seed), "--out", str(folder), "--detections", str(folder / "streams")]
     base += ["--quad", quad] if quad else []
+    base += ["--outline-model"] if outline_model else []
     return [base, base + ["--answer", str(answer)]]
 
 
 def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-             models: Path | None = None) -> float:
+             models: Path | None = None, outline_model: bool = False) -> float:
     """Run one seed's two evaluations, their output in its folder's ``log.txt``; seconds spent.
-    With ``quad`` or ``models`` (weights read from that folder, ``COMPANION_MODELS``) the seed's renders
+    With ``quad``, ``models`` (weights read from that folder, ``COMPANION_MODELS``) or ``outline_model`` the seed's renders
     (``OUT/seed-N/sessions``) are shared, not rendered again.
     Raises RuntimeError with the log's last line when a run fails."""
-    folder = seed_folder(out, seed, quad, models)
+    folder = seed_folder(out, seed, quad, models, outline_model)
     folder.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, COMPANION_MODELS=str(Path(models).resolve())) if models else None
-    if (quad or models) and not (folder / "sessions").exists():
+    if (quad or models or outline_model) and not (folder / "sessions").exists():
         (out / f"seed-{seed}" / "sessions").mkdir(exist_ok=True)
         (folder / "sessions").symlink_to(Path("..") / "sessions", target_is_directory=True)
     start = time.monotonic()
     with open(folder / "log.txt", "a", encoding="utf-8") as log:
-        for cmd in seed_commands(seed, out, hands, answer, quad, models):
+        for cmd in seed_commands(seed, out, hands, answer, quad, models, outline_model):
             log.write("$ " + " ".join(cmd[1:]) + "\n")
             log.flush()
             if subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env).returncode != 0:
@@ -109,24 +113,24 @@ def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None =
     return time.monotonic() - start
 
 
-def collect(out: Path, seeds: list[int], quad: str | None = None,
-            models: Path | None = None) -> dict[str, dict[int, list[dict[str, Any]]]]:
+def collect(out: Path, seeds: list[int], quad: str | None = None, models: Path | None = None,
+            outline_model: bool = False) -> dict[str, dict[int, list[dict[str, Any]]]]:
     """Every seed's session rows (``sessions-<tag>.json``) for each tag of ``TAGS`` found under ``out``."""
     found: dict[str, dict[int, list[dict[str, Any]]]] = {tag: {} for tag in TAGS}
     for seed in seeds:
         for tag in TAGS:
-            path = seed_folder(out, seed, quad, models) / f"sessions-{tag}.json"
+            path = seed_folder(out, seed, quad, models, outline_model) / f"sessions-{tag}.json"
             if path.is_file():
                 found[tag][seed] = json.loads(path.read_text(encoding="utf-8"))
     return found
 
 
 def report(out: Path, seeds: list[int], console: Console, quad: str | None = None,
-           models: Path | None = None) -> dict[str, Any]:
+           models: Path | None = None, outline_model: bool = False) -> dict[str, Any]:
     """Print hands scored right per seed and in total (and by deck and camera, and what the others were lost
     to: ``companion.table.evaluate.loss_cause``); returns the totals."""
-    found = collect(out, seeds, quad, models)
-    name = reading_name(quad, models)
+    found = collect(out, seeds, quad, models, outline_model)
+    name = reading_name(quad, models, outline_model)
     table = Table(title=f"hands scored right ({out}{', ' + name if name else ''})")
     table.add_column("seed", justify="right")
     table.add_column("hands", justify="right")
@@ -179,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", metavar="DIR", type=Path, default=None,
                         help="read the videos again with the weights in DIR (a copy of models/ with some files "
                              "replaced) into OUT/seed-N/models-NAME, beside the shipped weights' runs")
+    parser.add_argument("--outline-model", action="store_true",
+                        help="read the videos again turning each card upright by the outline model's outline "
+                             "(card-outlines.onnx, in models/ or --models) into OUT/seed-N/outline-model")
     args = parser.parse_args(argv)
     if args.models is not None and not args.models.is_dir():
         parser.error(f"--models: no such folder: {args.models}")
@@ -190,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     failed = []
     if not args.report:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            jobs = {pool.submit(run_seed, s, args.out, args.hands, args.answer, args.quad, args.models): s
+            jobs = {pool.submit(run_seed, s, args.out, args.hands, args.answer, args.quad, args.models,
+                                args.outline_model): s
                     for s in seeds}
             for job in as_completed(jobs):
                 try:
@@ -198,10 +206,10 @@ def main(argv: list[str] | None = None) -> int:
                 except RuntimeError as exc:
                     failed.append(jobs[job])
                     console.print(f"[red]{exc}[/red]")
-    totals = report(args.out, seeds, console, args.quad, args.models)
+    totals = report(args.out, seeds, console, args.quad, args.models, args.outline_model)
     if failed:
         console.print(f"[red]seeds that failed: {failed}[/red]")
-    reading = reading_name(args.quad, args.models)
+    reading = reading_name(args.quad, args.models, args.outline_model)
     name = f"totals-{reading}.json" if reading else "totals.json"
     (args.out / name).write_text(json.dumps(totals, indent=2) + "\n", encoding="utf-8")
     return 1 if failed else 0

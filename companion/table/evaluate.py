@@ -269,31 +269,39 @@ def _pct(values: list[float], q: float) -> float | None:
 
 # --- running ------------------------------------------------------------------------------------
 
-def detector_identity(det_conf: float | None, off_deck_prior: float) -> dict[str, Any]:
-    """What a recorded detection stream depends on besides the video (checked before reusing one)."""
-    from companion.vision.crops import QUAD_METHODS
+def detector_identity(det_conf: float | None, off_deck_prior: float, quad: str | None = None,
+                      outline_model: bool = False) -> dict[str, Any]:
+    """What a recorded detection stream depends on besides the video (checked before reusing one): ``quad`` the
+    outline finders read with (None: ``crops.QUAD_METHODS``), ``outline_model`` whether the outline model's
+    outlines came first."""
+    from companion.vision.crops import QUAD_METHODS, quad_methods
     from companion.vision.settings import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
                                            WHOLE_RANK_SURE)
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
-            "rectify": RECTIFY, "quad": list(QUAD_METHODS), "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
+            "rectify": RECTIFY, "quad": list(quad_methods(quad) if quad else QUAD_METHODS),
+            "outline_model": outline_model, "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
             "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE}
 
 
 def recorded_identity(header: dict[str, Any]) -> dict[str, Any] | None:
     """The detector identity a stream's header records; settings added since it was written count at
     the value that reproduces what was then done (``whole_rank_sure`` 0: the whole card's rank always
-    mixed in)."""
+    mixed in; no outline model)."""
     identity = header.get("detector")
-    return None if identity is None else {"whole_rank_sure": 0.0, **identity}
+    return None if identity is None else {"whole_rank_sure": 0.0, "outline_model": False, **identity}
 
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],
                 noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
                 off_deck_prior: float = 0.05, det_conf: float | None = None,
-                recorded: Path | None = None, answer: float | None = None) -> dict[str, Any]:
+                recorded: Path | None = None, answer: float | None = None, quad: str | None = None,
+                outline_model: bool = False) -> dict[str, Any]:
     """Replay one rendered session in ``mode`` and compare its table log with the truth.
+
+    ``quad``, ``outline_model`` (video mode): how the detector finds each card's outline (the finders in
+    order, None: ``crops.QUAD_METHODS``; the outline model's outline first).
 
     ``recorded`` (video mode): a folder of detection streams, one JSONL per
     session.  A session with a stream there replays it instead of its video;
@@ -333,7 +341,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
                         on_frame=answers)
     elif mode == "video" and recorded is not None and (recorded / f"{spec.name}.jsonl").exists():
         header, frames = read_stream(recorded / f"{spec.name}.jsonl")
-        identity = detector_identity(det_conf, off_deck_prior)
+        identity = detector_identity(det_conf, off_deck_prior, quad, outline_model)
         if recorded_identity(header) != identity:
             raise ValueError(f"{recorded / spec.name}.jsonl was recorded with {header.get('detector')}, not "
                              f"{identity}: use another --detections folder")
@@ -344,7 +352,8 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
 
         family = meta["family"]
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
-            detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior)
+            detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior,
+                                                            quad_methods=quad, outline_model=outline_model)
         seen: list[FrameDetections] = []
 
         def on_frame(session: Any, image: Any, frame: FrameDetections) -> None:
@@ -357,7 +366,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
                         config=copy.deepcopy(config), on_frame=on_frame)
         if recorded is not None:
             write_stream(recorded / f"{spec.name}.jsonl", seen, session=spec.name,
-                         detector=detector_identity(det_conf, off_deck_prior))
+                         detector=detector_identity(det_conf, off_deck_prior, quad, outline_model))
     else:
         fps = float(meta["fps"])
         times = [i / fps for i in range(int(script.duration * fps))]
@@ -493,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quad", metavar="NAMES", default=None,
                         help="video: how a card's outline is found, in order (default: "
                              "companion.vision.crops.QUAD_METHODS), e.g. paper,table to leave out the sides")
+    parser.add_argument("--outline-model", action="store_true",
+                        help="video: turn each card upright by the outline model's outline (card-outlines.onnx) "
+                             "before the finders' (default: the finders alone, as the table reads)")
     parser.add_argument("--detections", metavar="DIR", default=None,
                         help="video mode: record each session's detection stream here, or replay the one "
                              "recorded before instead of the video (same models and --conf assumed: tracker "
@@ -518,10 +530,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="video: the thumbnail change (grey levels) that reruns the detector; <= 0: every frame")
     args = parser.parse_args(argv)
     if args.quad:
-        from companion.vision.crops import use_quad_methods
+        from companion.vision.crops import quad_methods
 
         try:
-            use_quad_methods(args.quad)
+            quad_methods(args.quad)
         except ValueError as err:
             parser.error(str(err))
     out = Path(args.out)
@@ -568,7 +580,8 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             try:
                 row = run_session(spec, out, mode, cache, noise, config, not args.no_calibration,
-                                  args.off_deck_prior, args.conf, recorded, args.answer)
+                                  args.off_deck_prior, args.conf, recorded, args.answer, args.quad,
+                                  args.outline_model)
             except Exception as err:  # noqa: BLE001 - one broken session must not hide the others
                 if mode in ("video", "classifier") and type(err).__name__ in ("ModelError", "FileNotFoundError"):
                     print(f"video mode skipped: {err}", file=sys.stderr)

@@ -210,7 +210,7 @@ QUAD_SIDE = 72  # card_quad works on the box's region shrunk to at most this man
 # :func:`_edge_quad`) is tried last since session 35: on fresh rendered table sessions (seeds 228-235, 480
 # hands) hands scored right 464 -> 467 with nobody answering, 471 -> 473 answered, logged exactly 407 -> 418,
 # no seed losing more than one hand; real photos 472 -> 471 of 527 (bench/evaluation-history.md, sessions
-# 31-35).  ``--quad paper,table`` of the evaluations (use_quad_methods) measures the code without it.
+# 31-35).  ``--quad paper,table`` of the evaluations (a detector's ``quad_methods``) measures the code without it.
 QUAD_METHODS = ("paper", "table", "edges")
 
 
@@ -617,14 +617,6 @@ def _on_edge(count: int, length: int) -> bool:
 
 
 _QUAD_FINDERS = {"paper": _paper_quad, "table": _table_quad, "edges": _edge_quad}
-
-
-def use_quad_methods(names: str | tuple[str, ...]) -> None:
-    """Set how :func:`card_quad` finds a card's outline, in the order tried (``"paper,table"``, say): how an
-    evaluation measures one finder against the shipped order on the same renders.  Raises ValueError for a
-    name it does not know."""
-    global QUAD_METHODS
-    QUAD_METHODS = quad_methods(names)
 
 
 def quad_methods(names: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -31,6 +31,14 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
     # a stream recorded with another detector threshold is refused, not silently reused
     with pytest.raises(ValueError, match="recorded with"):
         main(args + ["--conf", "0.3"])
+    # ... or with the cards' outlines found another way; the reading's finders are its own, not the module's
+    from companion.vision import crops
+
+    shipped = crops.QUAD_METHODS
+    for other_reading in (["--quad", "edges,paper"], ["--outline-model"]):
+        with pytest.raises(ValueError, match="recorded with"):
+            main(args + other_reading)
+    assert crops.QUAD_METHODS == shipped
     # ... and so is one recorded under another rule for the whole card's rank
     lines = stream.read_text().splitlines()
     other = json.loads(lines[0])
@@ -42,10 +50,12 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
 
 
 def test_a_stream_header_without_a_later_setting_counts_it_as_it_then_was():
-    """Streams recorded before ``whole_rank_sure`` existed mixed the whole card's rank always (0)."""
+    """Streams recorded before ``whole_rank_sure`` existed mixed the whole card's rank always (0), and before
+    session 55 none read the outline model."""
     from companion.table.evaluate import recorded_identity
 
-    assert recorded_identity({"detector": {"conf": 0.15}}) == {"conf": 0.15, "whole_rank_sure": 0.0}
+    assert recorded_identity({"detector": {"conf": 0.15}}) == {"conf": 0.15, "whole_rank_sure": 0.0,
+                                                               "outline_model": False}
     assert recorded_identity({"detector": {"conf": 0.15, "whole_rank_sure": 0.7}})["whole_rank_sure"] == 0.7
     assert recorded_identity({}) is None
 

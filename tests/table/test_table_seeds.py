@@ -110,3 +110,22 @@ def test_other_weights_read_the_same_renders_with_their_folder_as_the_models(see
     envs.clear()
     seeds_driver.run_seed(7, tmp_path, 60, 1.0)
     assert envs == [None, None]
+
+
+def test_the_outline_model_reads_the_same_renders_into_a_folder_of_its_own(seeds_driver, tmp_path, monkeypatch):
+    """``--outline-model``: the evaluation is told to turn cards upright by the model's outlines, into
+    ``seed-N/outline-model`` beside the shipped reading's runs, from the renders already there."""
+    record, answered = seeds_driver.seed_commands(7, tmp_path, 60, 1.0, outline_model=True)
+    folder = tmp_path / "seed-7" / "outline-model"
+    assert record[record.index("--out") + 1] == str(folder) and "--outline-model" in record
+    assert answered == record + ["--answer", "1.0"]
+    assert "--outline-model" not in seeds_driver.seed_commands(7, tmp_path, 60, 1.0)[0]
+    monkeypatch.setattr(seeds_driver.subprocess, "run", lambda cmd, **kw: type("R", (), {"returncode": 0}))
+    (tmp_path / "seed-7" / "sessions" / "s00").mkdir(parents=True)
+    seeds_driver.run_seed(7, tmp_path, 60, 1.0, outline_model=True)
+    assert (folder / "sessions" / "s00").is_dir()
+    (folder / "sessions-video.json").write_text(json.dumps([_row("dondorf", 4, 4, 0.0)]))
+    assert seeds_driver.report(tmp_path, [7], Console(record=True, width=200),
+                               outline_model=True)["video"]["scored"] == 4
+    assert seeds_driver.reading_name("edges", None, True) == "quad-edges-outline-model"
+

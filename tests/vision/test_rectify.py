@@ -204,17 +204,16 @@ def test_a_one_pip_card_lying_on_another_is_read_by_its_sides():
     assert reading[0][0] == "3D"
 
 
-def test_the_outline_finders_can_be_chosen_for_a_measurement(monkeypatch):
-    """The shipped order tries the sides last; ``--quad paper,table`` (evaluation) leaves them out; an
-    unknown name is a clear error that changes nothing."""
-    monkeypatch.setattr(crops, "QUAD_METHODS", crops.QUAD_METHODS)  # restored after the test
+def test_the_outline_finders_can_be_chosen_for_a_measurement():
+    """The shipped order tries the sides last; ``--quad paper,table`` (evaluation) leaves them out for that
+    reading alone; an unknown name is a clear error."""
     image, box = _card_against_its_twin(25.0)
     assert crops.QUAD_METHODS == ("paper", "table", "edges") and card_quad(image, box) is not None
-    crops.use_quad_methods("paper,table")
-    assert crops.QUAD_METHODS == ("paper", "table") and card_quad(image, box) is None
+    methods = crops.quad_methods("paper,table")
+    assert methods == ("paper", "table") and card_quad(image, box, methods=methods) is None
+    assert crops.QUAD_METHODS == ("paper", "table", "edges") and card_quad(image, box) is not None
     with pytest.raises(ValueError, match="unknown outline finder.*choose from paper, table, edges"):
-        crops.use_quad_methods("paper,sides")
-    assert crops.QUAD_METHODS == ("paper", "table")
+        crops.quad_methods("paper,sides")
 
 
 def _strip(ends_at_line: bool) -> tuple[np.ndarray, tuple[float, float, float, float]]:
