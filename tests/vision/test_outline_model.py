@@ -48,6 +48,10 @@ def test_a_box_takes_the_outline_that_holds_it_and_fits_it_best():
     # an outline holding under 0.6 of the box is another card's
     assert match_outline([card], (110, 58, 170, 142)) is None
     assert match_outline([], (70, 58, 130, 142)) is None
+    # a pip's box inside a card holds the card's whole outline, many times its area: not its outline (else the
+    # pip, turned upright by it, reads as the whole card)
+    assert match_outline([card], (90, 90, 110, 110)) is None
+    assert match_outline([card], (90, 90, 110, 110), max_growth=20.0) == card
 
 
 def test_a_given_outline_turns_the_card_upright_where_the_finders_see_none():
