@@ -400,7 +400,8 @@ class CardDetector:
     module's ``QUAD_METHODS``, the table's).
     ``outline_model``: take that outline from the outline model (``card-outlines.onnx``, when the models
     folder has one and the corners are read turned upright; :mod:`companion.vision.outline_model`), the finders
-    only for a box it gives no outline for.
+    only for a box it gives no outline for; ``outline_model_for`` "overlapped": only for the boxes another box
+    overlaps (``overlap_min``; the covered cards, whose hidden part no finder sees), the rest by the finders.
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
@@ -445,7 +446,8 @@ class CardDetector:
                  hidden: str = HIDDEN_MODE, one_deck: bool = False, joint_weight: float = 0.0,
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
-                 quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False) -> None:
+                 quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
+                 outline_model_for: str = "all") -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -540,6 +542,9 @@ class CardDetector:
         if corners and corner_weight > 0 and self.corner_path.is_file():
             (self.corners, self.corner_hidden, self.corner_input, self.corner_size,
              self.corner_batch) = _view_model(self.corner_path, threads, self.cls_names, self.cls_path, CORNER)
+        if outline_model_for not in ("all", "overlapped"):
+            raise ValueError(f"outline_model_for must be 'all' or 'overlapped', got {outline_model_for!r}")
+        self.outline_model_for = outline_model_for
         self.outline_path = self.models_dir / OUTLINE_MODEL_FILE
         self.outline_model: OutlineModel | None = None  # loaded only when it will be read
         if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():
@@ -693,8 +698,11 @@ class CardDetector:
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
             rects = self.outline_model.rects(image_bgr) if self.outline_model is not None else []
+            modelled = [bool(rects) and (self.outline_model_for == "all"
+                                         or (overlapped is not None and bool(overlapped[i]))) for i in ok]
             upright = [rectified_crop(image_bgr, tuple(boxes[i]), size, self.quad_methods,
-                                      quad=match_outline(rects, tuple(boxes[i])) if rects else None) for i in ok]
+                                      quad=match_outline(rects, tuple(boxes[i])) if m else None)
+                       for i, m in zip(ok, modelled)]
             if self.rectify != "blend":
                 base = big if big is not None else whole
                 big = np.stack([u if u is not None else base[j] for j, u in enumerate(upright)])
@@ -1036,7 +1044,8 @@ class CardDetector:
         read = np.arange(len(boxes)) if self.reads_backs else np.nonzero(classes != BACK_CLASS)[0]
         # (the flags only where they are read: the table's corner model has no hidden class)
         flags = ((self.hidden_mode == "overlap" and self.corner_hidden is not None)
-                 or (self.side_rank_weight > 0.0 and self.side_rank_clear))
+                 or (self.side_rank_weight > 0.0 and self.side_rank_clear)
+                 or (self.outline_model is not None and self.outline_model_for == "overlapped"))
         overlapped = overlapped_boxes(boxes, read, self.overlap_min) if flags else None
         readings = self.readings(image_bgr, boxes[read], 4, overlapped)
         result: list[Detection] = []

@@ -130,3 +130,11 @@ def test_the_detector_turns_cards_upright_by_the_models_outline_only_when_asked(
         assert names == [c["card"] for c in rec["cards"]]
         differ += int(not np.allclose(probs, plain.classify(image, np.array(boxes))[1], atol=1e-6))
     assert differ >= 1
+
+
+def test_where_the_outline_model_is_read_is_checked():
+    from companion.vision.detector import CardDetector
+
+    with pytest.raises(ValueError, match="outline_model_for"):
+        CardDetector("french", outline_model_for="sideways")
+    assert CardDetector("french", outline_model_for="overlapped").outline_model_for == "overlapped"
