@@ -208,7 +208,10 @@ DETECTOR_MIN_SIDE = 64
 # 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
 # -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
 # Whether photos take each card's outline from the outline model (companion.vision.outline_model,
-# card-outlines.onnx) before the finders.  Not yet: see bench/evaluation-history.md, session 55.
+# card-outlines.onnx, not shipped) before the finders.  Off: judged in session 55 by three rules written before
+# their fresh seeds, it raised synthetic mAP50 on all twelve (mean +0.030 to +0.037) and not the real photos
+# (every box: 494 of 527 at 0.145 false per photo, shipped 496 at 0.085; overlapped boxes only: 496 at 0.091,
+# the test half's false detections 0.115 -> 0.128).  bench/evaluation-history.md, session 55.
 PHOTO_OUTLINE_MODEL = False
 PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
