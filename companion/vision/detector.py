@@ -42,7 +42,8 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
-from companion.vision.onnx_runtime import ModelError, letterbox, session as _session  # (ModelError, letterbox: imported from here too)
+# (ModelError and letterbox are imported from here too)
+from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, match_outline
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure

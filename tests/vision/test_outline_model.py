@@ -138,3 +138,18 @@ def test_where_the_outline_model_is_read_is_checked():
     with pytest.raises(ValueError, match="outline_model_for"):
         CardDetector("french", outline_model_for="sideways")
     assert CardDetector("french", outline_model_for="overlapped").outline_model_for == "overlapped"
+
+
+def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(tmp_path, capsys):
+    """``companion detect --outline-model`` with a models folder that has no ``card-outlines.onnx``: the cards are
+    still read (by the finders' outlines) and stderr says the model was not read."""
+    from companion.cli import main
+
+    for path in models_dir().glob("card-*.onnx"):
+        if path.name != OUTLINE_MODEL_FILE:
+            (tmp_path / path.name).symlink_to(path)
+    image = FIXTURES / "french-dondorf.jpg"
+    assert main(["detect", str(image), "--models", str(tmp_path), "--outline-model", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "no outline model read" in err and OUTLINE_MODEL_FILE in err
+    assert len(json.loads(out.splitlines()[0])["detections"]) >= 3
