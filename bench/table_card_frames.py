@@ -9,8 +9,8 @@ every ``--step``-th frame of the rendered videos again, names the recorded
 detection boxes that match a true face-up card (IoU >= 0.5, the vira
 included) with the detector as the table builds it (the models folder in
 ``COMPANION_MODELS``, else the shipped one), and reports the share named right,
-split by whether the card's outline was found (``crops.card_quad``, or the outline model with
-``--outline-model``: the card is
+split by whether the card's outline was found (``CardDetector.card_outline``: the finders', or the outline
+model's with ``--outline-model``; the card is
 turned upright before its corners are read) and whether the card lay fully in
 view.  Needs the rendered sessions (``--out`` of the evaluation, with the same
 ``--seed``) and the streams recorded there (``--detections``).
@@ -31,8 +31,7 @@ import numpy as np
 from companion.engine.variants import resolve
 from companion.table.session import table_detector
 from companion.table.tracker import iou
-from companion.vision.crops import card_quad, quad_methods
-from companion.vision.outline_model import match_outline
+from companion.vision.crops import quad_methods
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                     true = max(state["cards"], key=lambda c: iou(tuple(c["box"]), tuple(det["box"])), default=None)
                     if true is None or true["card"] == "back" or iou(tuple(true["box"]), tuple(det["box"])) < 0.5:
                         continue
-                    model = detector.outline_model
-                    found = ((model is not None and match_outline(model.rects(frame), tuple(det["box"])) is not None)
-                             or card_quad(frame, tuple(det["box"]), methods=methods) is not None)
+                    found = detector.card_outline(frame, tuple(det["box"])) is not None
                     reading = detector.readings(frame, np.array([det["box"]], np.float32), 1)[0]
                     key = (meta["design"], "outline found" if found else "no outline",
                            "in view" if true.get("visible", 1.0) > 0.95 else "partly covered")

@@ -38,8 +38,9 @@ import cv2
 import numpy as np
 
 from companion.paths import models_dir as default_models_dir
-from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, corner_views, crop_card,
-                                    paper_box, paper_reach, paper_share, rectified_crop, side_views, top_left_views)
+from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, card_quad, corner_views,
+                                    crop_card, paper_box, paper_reach, paper_share, rectified_crop, side_views,
+                                    top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
@@ -698,12 +699,10 @@ class CardDetector:
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
-            rects = self.outline_model.rects(image_bgr) if self.outline_model is not None else []
-            modelled = [bool(rects) and (self.outline_model_for == "all"
-                                         or (overlapped is not None and bool(overlapped[i]))) for i in ok]
-            upright = [rectified_crop(image_bgr, tuple(boxes[i]), size, self.quad_methods,
-                                      quad=match_outline(rects, tuple(boxes[i])) if m else None)
-                       for i, m in zip(ok, modelled)]
+            quads = [self.card_outline(image_bgr, tuple(boxes[i]), overlapped is not None and bool(overlapped[i]))
+                     for i in ok]
+            upright = [None if q is None else rectified_crop(image_bgr, tuple(boxes[i]), size, quad=q)
+                       for i, q in zip(ok, quads)]
             if self.rectify != "blend":
                 base = big if big is not None else whole
                 big = np.stack([u if u is not None else base[j] for j, u in enumerate(upright)])
@@ -718,6 +717,17 @@ class CardDetector:
         for j, i in enumerate(ok):
             out_list[i] = [(self.cls_names[int(c)], float(out[j, c])) for c in top[j]]
         return out_list
+
+    def card_outline(self, image_bgr: np.ndarray, box: tuple[float, float, float, float],
+                     overlapped: bool = False) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+        """The outline the card in ``box`` is turned upright by (an OpenCV rotated rectangle), None where none
+        is found: the outline model's where it is read for this box (``outline_model_for``; ``overlapped``:
+        whether another box overlaps it) and gives one, else the finders' (``quad_methods``)."""
+        if self.outline_model is not None and (self.outline_model_for == "all" or overlapped):
+            quad = match_outline(self.outline_model.rects(image_bgr), box)
+            if quad is not None:
+                return quad
+        return card_quad(image_bgr, box, methods=self.quad_methods)
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
                        upright: list[np.ndarray | None] | None = None,

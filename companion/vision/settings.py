@@ -201,18 +201,18 @@ DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiple
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
 DETECTOR_MIN_SIDE = 64
-# Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
-# (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
-# weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken
-# in turn (1.6-8.4 ms a pair), the table's hands and the synthetic figure held (seeds 0-7: 467 -> 468 and
-# 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
-# -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
 # Whether photos take each card's outline from the outline model (companion.vision.outline_model,
 # card-outlines.onnx, not shipped) before the finders.  Off: judged in session 55 by three rules written before
 # their fresh seeds, it raised synthetic mAP50 on all twelve (mean +0.030 to +0.037) and not the real photos
 # (every box: 494 of 527 at 0.145 false per photo, shipped 496 at 0.085; overlapped boxes only: 496 at 0.091,
 # the test half's false detections 0.115 -> 0.128).  bench/evaluation-history.md, session 55.
 PHOTO_OUTLINE_MODEL = False
+# Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
+# (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
+# weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken
+# in turn (1.6-8.4 ms a pair), the table's hands and the synthetic figure held (seeds 0-7: 467 -> 468 and
+# 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
+# -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
 PHOTO_SQUARE = True
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 

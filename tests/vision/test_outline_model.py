@@ -153,3 +153,16 @@ def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(tmp_path
     out, err = capsys.readouterr()
     assert "no outline model read" in err and OUTLINE_MODEL_FILE in err
     assert len(json.loads(out.splitlines()[0])["detections"]) >= 3
+
+
+def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():
+    """``CardDetector.card_outline``, the one place that chooses the outline a card is turned upright by (the
+    reading and ``bench/table_card_frames.py`` both ask it): with no outline model, the finders in the
+    detector's own order."""
+    from companion.vision.detector import CardDetector
+
+    image, boxes = _fixture_cards()[0]
+    for order in (None, ("edges", "paper", "table"), ("table",)):
+        detector = CardDetector("french", quad_methods=order)
+        for box in boxes:
+            assert detector.card_outline(image, box) == card_quad(image, box, methods=detector.quad_methods)
