@@ -1,0 +1,38 @@
+"""Which start ``train outlines`` makes from its ``--init``, without torch: ``_train`` is replaced by a recorder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.training import train
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    seen: list[dict] = []
+
+    def fake_train(runs, name, blank, init, resume, hours, transfer=False, **settings):
+        seen.append({"blank": blank, "init": init, "transfer": transfer, **settings})
+        return Path(runs) / name / "weights" / "best.pt"
+
+    monkeypatch.setattr(train, "_train", fake_train)
+    monkeypatch.setattr(train, "_checkpoint_task",
+                        lambda weights, runs: {"detector.pt": "detect", "outlines.pt": "obb"}[weights])
+    return seen
+
+
+def test_from_the_detector_is_a_transfer_with_a_blank_head(calls: list[dict], tmp_path: Path) -> None:
+    train.train_outlines(tmp_path / "data.yaml", tmp_path, init="detector.pt")
+    assert calls[-1]["transfer"] is True and calls[-1]["blank"] == "yolo26n-obb.yaml"
+
+
+def test_from_an_outline_checkpoint_continues_it_whole(calls: list[dict], tmp_path: Path) -> None:
+    train.train_outlines(tmp_path / "data.yaml", tmp_path, init="outlines.pt", lr0=0.0003)
+    assert calls[-1]["transfer"] is False and calls[-1]["init"] == "outlines.pt" and calls[-1]["lr0"] == 0.0003
+
+
+def test_from_nothing_starts_blank(calls: list[dict], tmp_path: Path) -> None:
+    train.train_outlines(tmp_path / "data.yaml", tmp_path)
+    assert calls[-1]["transfer"] is True and calls[-1]["init"] is None
