@@ -45,7 +45,7 @@ from companion.vision.crops import quad_methods as quad_methods_of  # (its own n
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
-from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, match_outline
+from companion.vision.outline_model import OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, match_outline, match_outlines
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, BAND_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT,
@@ -403,7 +403,9 @@ class CardDetector:
     ``outline_model``: take that outline from the outline model (``card-outlines.onnx``, when the models
     folder has one and the corners are read turned upright; :mod:`companion.vision.outline_model`), the finders
     only for a box it gives no outline for; ``outline_model_for`` "overlapped": only for the boxes another box
-    overlaps (``overlap_min``; the covered cards, whose hidden part no finder sees), the rest by the finders.
+    overlaps (``overlap_min``; the covered cards, whose hidden part no finder sees), the rest by the finders;
+    "unfound": only for the boxes the finders find no outline for.  ``outline_exclusive``: each of the
+    model's outlines goes to one box only, the one it fits best (:func:`match_outlines`).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
@@ -449,7 +451,7 @@ class CardDetector:
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
-                 outline_model_for: str = "all") -> None:
+                 outline_model_for: str = "all", outline_exclusive: bool = True) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -544,9 +546,10 @@ class CardDetector:
         if corners and corner_weight > 0 and self.corner_path.is_file():
             (self.corners, self.corner_hidden, self.corner_input, self.corner_size,
              self.corner_batch) = _view_model(self.corner_path, threads, self.cls_names, self.cls_path, CORNER)
-        if outline_model_for not in ("all", "overlapped"):
-            raise ValueError(f"outline_model_for must be 'all' or 'overlapped', got {outline_model_for!r}")
+        if outline_model_for not in OUTLINE_MODEL_FOR:
+            raise ValueError(f"outline_model_for must be one of {OUTLINE_MODEL_FOR}, got {outline_model_for!r}")
         self.outline_model_for = outline_model_for
+        self.outline_exclusive = outline_exclusive
         self.outline_path = self.models_dir / OUTLINE_MODEL_FILE
         self.outline_model: OutlineModel | None = None  # loaded only when it will be read
         if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():
@@ -699,8 +702,7 @@ class CardDetector:
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
-            quads = [self.card_outline(image_bgr, tuple(boxes[i]), overlapped is not None and bool(overlapped[i]))
-                     for i in ok]
+            quads = self.card_outlines(image_bgr, boxes[ok], None if overlapped is None else np.asarray(overlapped)[ok])
             upright = [None if q is None else rectified_crop(image_bgr, tuple(boxes[i]), size, quad=q)
                        for i, q in zip(ok, quads)]
             if self.rectify != "blend":
@@ -720,14 +722,38 @@ class CardDetector:
 
     def card_outline(self, image_bgr: np.ndarray, box: tuple[float, float, float, float],
                      overlapped: bool = False) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-        """The outline the card in ``box`` is turned upright by (an OpenCV rotated rectangle), None where none
-        is found: the outline model's where it is read for this box (``outline_model_for``; ``overlapped``:
-        whether another box overlaps it) and gives one, else the finders' (``quad_methods``)."""
-        if self.outline_model is not None and (self.outline_model_for == "all" or overlapped):
-            quad = match_outline(self.outline_model.rects(image_bgr), box)
-            if quad is not None:
-                return quad
-        return card_quad(image_bgr, box, methods=self.quad_methods)
+        """:meth:`card_outlines` for one box alone."""
+        return self.card_outlines(image_bgr, np.asarray([box], dtype=np.float64), np.asarray([overlapped]))[0]
+
+    def card_outlines(self, image_bgr: np.ndarray, boxes: np.ndarray, overlapped: np.ndarray | None = None
+                      ) -> list[tuple[tuple[float, float], tuple[float, float], float] | None]:
+        """The outline each card in ``boxes`` is turned upright by (an OpenCV rotated rectangle), None where none
+        is found: the outline model's where it is read for that box (``outline_model_for``; ``overlapped``:
+        which boxes another box overlaps) and gives one (each of its outlines to one box only, with
+        ``outline_exclusive``), else the finders' (``quad_methods``).  The one place that chooses it: the
+        readings and the benches ask here."""
+        n = len(boxes)
+        quads: list = [None] * n
+        use = [False] * n
+        if self.outline_model is not None:
+            if self.outline_model_for == "unfound":
+                quads = [card_quad(image_bgr, tuple(b), methods=self.quad_methods) for b in boxes]
+                use = [q is None for q in quads]
+            else:
+                use = [self.outline_model_for == "all" or (overlapped is not None and bool(overlapped[i]))
+                       for i in range(n)]
+            if any(use):
+                rects = self.outline_model.rects(image_bgr)
+                if self.outline_exclusive:  # every box it could be read for competes for the outlines
+                    matched = match_outlines(rects, [tuple(b) for b in boxes])
+                    matched = [m if u else None for m, u in zip(matched, use)]
+                else:
+                    matched = [match_outline(rects, tuple(b)) if u else None for b, u in zip(boxes, use)]
+                quads = [m if m is not None else q for m, q in zip(matched, quads)]
+        if self.outline_model_for != "unfound" or self.outline_model is None:
+            quads = [q if q is not None else card_quad(image_bgr, tuple(b), methods=self.quad_methods)
+                     for q, b in zip(quads, boxes)]
+        return quads
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
                        upright: list[np.ndarray | None] | None = None,

@@ -52,6 +52,7 @@ from companion.synth.scene import INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
+from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
                                        RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR, SIDE_RANK_WEIGHT,
@@ -584,8 +585,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
                         "(default: PHOTO_OUTLINE_MODEL)")
-    p.add_argument("--outline-model-for", choices=("all", "overlapped"), default="all",
-                   help="with the outline model: every box, or only the boxes another box overlaps")
+    p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default="all",
+                   help="with the outline model: every box, only the boxes another box overlaps, or only the "
+                        "boxes the finders find no outline for")
+    p.add_argument("--outline-exclusive", action=argparse.BooleanOptionalAction, default=True,
+                   help="each of the model's outlines to one box only, the one it fits best (--no-outline-exclusive: "
+                        "as session 55, each box the outline it fits best)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -596,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
                                 side_rank_weight=args.side_rank_weight, side_rank_clear=args.side_rank_clear,
-                                outline_model_for=args.outline_model_for,
+                                outline_model_for=args.outline_model_for, outline_exclusive=args.outline_exclusive,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -623,6 +628,7 @@ def main(argv: list[str] | None = None) -> int:
                     "quad_methods": list(detector.quad_methods or vision_crops.QUAD_METHODS),
                     "outline_model": detector.outline_path.name if detector.outline_model is not None else None,
                     "outline_model_for": detector.outline_model_for if detector.outline_model is not None else None,
+                    "outline_exclusive": detector.outline_exclusive if detector.outline_model is not None else None,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
                     "corner_model": detector.corner_path.name if detector.corners is not None else None,
                     "band_model": detector.band_path.name if detector.bands is not None else None,

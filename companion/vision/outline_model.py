@@ -39,6 +39,9 @@ OUTLINE_MIN_COVER = 0.6  # a box takes an outline whose upright box holds at lea
 # tuning seed's scenes (val108) a box that is a labelled card takes an outline 1.01 (median), 2.23 (99 %) times
 # its area.
 OUTLINE_MAX_GROWTH = 3.0
+# Which boxes read the model's outline (CardDetector's outline_model_for): every box, the boxes another box
+# overlaps, or the boxes the finders find no outline for.
+OUTLINE_MODEL_FOR = ("all", "overlapped", "unfound")
 
 RotatedRect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's: centre, size, angle (degrees)
 
@@ -92,6 +95,23 @@ def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> 
             for x, y, w, h, _score, _cls, a in pred]
 
 
+def _fits(rects: list[RotatedRect], box: tuple[float, float, float, float], min_cover: float,
+          max_growth: float) -> list[tuple[float, int]]:
+    """(IoU of the upright boxes, index) of each outline in ``rects`` that may be ``box``'s card."""
+    x1, y1, x2, y2 = box
+    area = max(1e-6, (x2 - x1) * (y2 - y1))
+    out = []
+    for j, rect in enumerate(rects):
+        pts = cv2.boxPoints(rect)
+        a1, b1 = pts.min(axis=0)
+        a2, b2 = pts.max(axis=0)
+        inter = max(0.0, min(x2, a2) - max(x1, a1)) * max(0.0, min(y2, b2) - max(y1, b1))
+        iou = inter / (area + (a2 - a1) * (b2 - b1) - inter)
+        if inter / area >= min_cover and (a2 - a1) * (b2 - b1) <= max_growth * area:
+            out.append((float(iou), j))
+    return out
+
+
 def match_outline(rects: list[RotatedRect], box: tuple[float, float, float, float],
                   min_cover: float = OUTLINE_MIN_COVER, max_growth: float = OUTLINE_MAX_GROWTH) -> RotatedRect | None:
     """The outline in ``rects`` whose own upright bounding box holds at least ``min_cover`` of the detector's
@@ -101,15 +121,27 @@ def match_outline(rects: list[RotatedRect], box: tuple[float, float, float, floa
     Why not the best IoU alone: a card under another is boxed by the detector only where it shows, and
     its whole outline's upright box is bigger than that box; holding most of the box, the outline is the
     same card's (session 54's prototype: 0.6)."""
-    x1, y1, x2, y2 = box
-    area = max(1e-6, (x2 - x1) * (y2 - y1))
-    best, best_iou = None, -1.0
-    for rect in rects:
-        pts = cv2.boxPoints(rect)
-        a1, b1 = pts.min(axis=0)
-        a2, b2 = pts.max(axis=0)
-        inter = max(0.0, min(x2, a2) - max(x1, a1)) * max(0.0, min(y2, b2) - max(y1, b1))
-        iou = inter / (area + (a2 - a1) * (b2 - b1) - inter)
-        if inter / area >= min_cover and (a2 - a1) * (b2 - b1) <= max_growth * area and iou > best_iou:
-            best, best_iou = rect, iou
-    return best
+    fits = _fits(rects, box, min_cover, max_growth)
+    return rects[max(fits)[1]] if fits else None
+
+
+def match_outlines(rects: list[RotatedRect], boxes: list[tuple[float, float, float, float]],
+                   min_cover: float = OUTLINE_MIN_COVER, max_growth: float = OUTLINE_MAX_GROWTH,
+                   exclusive: bool = True) -> list[RotatedRect | None]:
+    """:func:`match_outline` for each of ``boxes``; ``exclusive``: each outline goes to one box only, the one
+    it fits best (pairs taken by IoU, best first), and a box whose outlines all went to others gets None.
+
+    Why: one outline is one card.  Two boxes given the same outline are read, turned upright by it, as the
+    same whole card, and one of them is a false detection (a pip's or a corner's box inside a card, a second
+    box on a card half under another)."""
+    fits = [_fits(rects, tuple(b), min_cover, max_growth) for b in boxes]
+    if not exclusive:
+        return [rects[max(f)[1]] if f else None for f in fits]
+    pairs = sorted(((iou, -i, j) for i, f in enumerate(fits) for iou, j in f), reverse=True)
+    out: list[RotatedRect | None] = [None] * len(boxes)
+    taken: set[int] = set()
+    for _iou, neg_i, j in pairs:
+        if out[-neg_i] is None and j not in taken:
+            out[-neg_i] = rects[j]
+            taken.add(j)
+    return out

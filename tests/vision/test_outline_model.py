@@ -14,7 +14,7 @@ import pytest
 from companion.paths import models_dir
 from companion.vision.crops import card_quad, rectified_crop
 from companion.vision.onnx_runtime import ModelError
-from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, decode, match_outline
+from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, decode, match_outline, match_outlines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 SHIPPED = models_dir() / OUTLINE_MODEL_FILE
@@ -52,6 +52,54 @@ def test_a_box_takes_the_outline_that_holds_it_and_fits_it_best():
     # pip, turned upright by it, reads as the whole card)
     assert match_outline([card], (90, 90, 110, 110)) is None
     assert match_outline([card], (90, 90, 110, 110), max_growth=20.0) == card
+
+
+def test_one_outline_goes_to_one_box_the_one_it_fits_best():
+    card = ((100.0, 100.0), (60.0, 84.0), 0.0)  # upright box 70-130 x 58-142
+    other = ((300.0, 100.0), (60.0, 84.0), 0.0)
+    card_box, half_box, other_box = (70, 58, 130, 142), (70, 58, 130, 95), (270, 58, 330, 142)
+    # a second box on the top half of the card: both may be the card's, the whole card's box fits it best
+    assert match_outlines([other, card], [half_box, card_box, other_box]) == [None, card, other]
+    # as session 55 read it: each box the outline it fits best, the same outline twice
+    assert match_outlines([other, card], [half_box, card_box, other_box], exclusive=False) == [card, card, other]
+    # alone, the half box keeps it
+    assert match_outlines([other, card], [half_box]) == [card]
+    assert match_outlines([], [card_box]) == [None] and match_outlines([card], []) == []
+
+
+class _GivenOutlines:
+    """An outline model that gives fixed outlines (what the detector asks of it: ``rects``)."""
+
+    def __init__(self, rects):
+        self.given = rects
+
+    def rects(self, image_bgr):
+        return self.given
+
+
+def test_the_model_is_read_only_for_the_boxes_it_is_asked_for():
+    """``outline_model_for``: "all" every box; "overlapped" the boxes another box overlaps; "unfound" only the
+    boxes the finders find no outline for (a white card on a white cloth), the rest as the finders find them."""
+    from companion.vision.detector import CardDetector
+
+    image = np.full((240, 480, 3), 235, np.uint8)
+    white = ((120.0, 120.0), (60.0, 84.0), 30.0)  # drawn faintly: no finder sees it
+    cv2.polylines(image, [cv2.boxPoints(white).astype(np.int32)], True, (225, 225, 225), 1)
+    image[:, 240:] = (40, 90, 30)  # a green cloth on the right, a plain white card on it
+    seen = ((360.0, 120.0), (60.0, 84.0), 20.0)
+    cv2.fillPoly(image, [cv2.boxPoints(seen).astype(np.int32)], (245, 245, 245))
+    boxes = np.array([[*cv2.boxPoints(r).min(axis=0), *cv2.boxPoints(r).max(axis=0)] for r in (white, seen)])
+    model_seen = ((362.0, 118.0), (58.0, 80.0), 25.0)  # the model's outline of the seen card, a little off
+    detector = CardDetector("french")
+    finders = [card_quad(image, tuple(b), methods=detector.quad_methods) for b in boxes]
+    assert finders[0] is None and finders[1] is not None
+    detector.outline_model = _GivenOutlines([white, model_seen])
+    for mode, overlapped, expected in (("all", None, [white, model_seen]),
+                                       ("overlapped", np.array([True, False]), [white, finders[1]]),
+                                       ("overlapped", np.array([False, True]), [None, model_seen]),
+                                       ("unfound", None, [white, finders[1]])):
+        detector.outline_model_for = mode
+        assert detector.card_outlines(image, boxes, overlapped) == expected, mode
 
 
 def test_a_given_outline_turns_the_card_upright_where_the_finders_see_none():
