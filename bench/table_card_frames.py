@@ -42,8 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step", type=int, default=10, help="every n-th frame")
     parser.add_argument("--quad", metavar="NAMES", default=None,
                         help="how a card's outline is found, in order (default: crops.QUAD_METHODS)")
-    parser.add_argument("--outline-model", action="store_true",
-                        help="the outline model's outline first (card-outlines.onnx), then the finders")
+    parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
+                        help="the outline model's outline first (card-outlines.onnx), then the finders, or not "
+                             "(default: as the table does, TABLE_OUTLINE_MODEL)")
     args = parser.parse_args(argv)
     methods = None
     if args.quad:
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         rows = {r["frame"]: r for r in (json.loads(line) for line in stream.read_text().splitlines()[1:])}
         detector = table_detector("french", tuple(resolve(meta["variant"]).deck_cards), quad_methods=methods,
-                                  outline_model=args.outline_model)
+                                  **({} if args.outline_model is None else {"outline_model": args.outline_model}))
         states = meta["states"]
         times = [s["t"] for s in states]
         cap = cv2.VideoCapture(str(folder / "video.mp4"))

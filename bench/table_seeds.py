@@ -5,7 +5,7 @@
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --quad paper,table  # the same renders
                                                    # read again without the card's sides as an outline finder
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --models /work/cand  # ... with other weights
-    python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --outline-model  # ... outlines from the model
+    python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --no-outline-model  # ... outlines by the finders
 
 For each seed, in its own folder ``OUT/seed-N`` (so that two jobs never write one
 folder): ``python -m companion.table.evaluate --mode video`` renders the seed's
@@ -62,16 +62,20 @@ def parse_seeds(parts: list[str]) -> list[int]:
     return seeds
 
 
-def reading_name(quad: str | None = None, models: Path | None = None, outline_model: bool = False) -> str | None:
+def reading_name(quad: str | None = None, models: Path | None = None,
+                 outline_model: bool | None = None) -> str | None:
     """The name of a reading other than the shipped one: ``quad-paper-table-edges`` (other outline finders),
-    ``models-NAME`` (the weights in folder NAME), ``outline-model`` (the outline model's outlines first), those
-    given joined; None for the shipped code and weights."""
+    ``models-NAME`` (the weights in folder NAME), ``outline-model`` / ``no-outline-model`` (the outline model's
+    outlines first, or the finders' alone, whatever the table does), those given joined; None for the shipped
+    code and weights."""
     parts = (["quad-" + quad.replace(",", "-")] if quad else []) + ([f"models-{Path(models).name}"] if models else [])
-    return "-".join(parts + (["outline-model"] if outline_model else [])) or None
+    if outline_model is not None:
+        parts.append("outline-model" if outline_model else "no-outline-model")
+    return "-".join(parts) or None
 
 
 def seed_folder(out: Path, seed: int, quad: str | None = None, models: Path | None = None,
-                outline_model: bool = False) -> Path:
+                outline_model: bool | None = None) -> Path:
     """Where one seed's runs write: ``OUT/seed-N``, or for another reading of the same renders
     (:func:`reading_name`) ``OUT/seed-N/quad-paper-table-edges``, say, beside the shipped code's runs."""
     folder = out / f"seed-{seed}"
@@ -80,18 +84,18 @@ def seed_folder(out: Path, seed: int, quad: str | None = None, models: Path | No
 
 
 def seed_commands(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-                  models: Path | None = None, outline_model: bool = False) -> list[list[str]]:
+                  models: Path | None = None, outline_model: bool | None = None) -> list[list[str]]:
     """The two evaluation runs of one seed: record (or replay) its streams, then replay them with answers."""
     folder = seed_folder(out, seed, quad, models, outline_model)
     base = [sys.executable, "-m", "companion.table.evaluate", "--hands", str(hands), "--mode", "video",
             "--seed", str(seed), "--out", str(folder), "--detections", str(folder / "streams")]
     base += ["--quad", quad] if quad else []
-    base += ["--outline-model"] if outline_model else []
+    base += [] if outline_model is None else ["--outline-model" if outline_model else "--no-outline-model"]
     return [base, base + ["--answer", str(answer)]]
 
 
 def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-             models: Path | None = None, outline_model: bool = False) -> float:
+             models: Path | None = None, outline_model: bool | None = None) -> float:
     """Run one seed's two evaluations, their output in its folder's ``log.txt``; seconds spent.
     With ``quad``, ``models`` (weights read from that folder, ``COMPANION_MODELS``) or ``outline_model`` the seed's renders
     (``OUT/seed-N/sessions``) are shared, not rendered again.
@@ -99,7 +103,7 @@ def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None =
     folder = seed_folder(out, seed, quad, models, outline_model)
     folder.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, COMPANION_MODELS=str(Path(models).resolve())) if models else None
-    if (quad or models or outline_model) and not (folder / "sessions").exists():
+    if reading_name(quad, models, outline_model) and not (folder / "sessions").exists():
         (out / f"seed-{seed}" / "sessions").mkdir(exist_ok=True)
         (folder / "sessions").symlink_to(Path("..") / "sessions", target_is_directory=True)
     start = time.monotonic()
@@ -114,7 +118,7 @@ def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None =
 
 
 def collect(out: Path, seeds: list[int], quad: str | None = None, models: Path | None = None,
-            outline_model: bool = False) -> dict[str, dict[int, list[dict[str, Any]]]]:
+            outline_model: bool | None = None) -> dict[str, dict[int, list[dict[str, Any]]]]:
     """Every seed's session rows (``sessions-<tag>.json``) for each tag of ``TAGS`` found under ``out``."""
     found: dict[str, dict[int, list[dict[str, Any]]]] = {tag: {} for tag in TAGS}
     for seed in seeds:
@@ -126,7 +130,7 @@ def collect(out: Path, seeds: list[int], quad: str | None = None, models: Path |
 
 
 def report(out: Path, seeds: list[int], console: Console, quad: str | None = None,
-           models: Path | None = None, outline_model: bool = False) -> dict[str, Any]:
+           models: Path | None = None, outline_model: bool | None = None) -> dict[str, Any]:
     """Print hands scored right per seed and in total (and by deck and camera, and what the others were lost
     to: ``companion.table.evaluate.loss_cause``); returns the totals."""
     found = collect(out, seeds, quad, models, outline_model)
@@ -183,9 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", metavar="DIR", type=Path, default=None,
                         help="read the videos again with the weights in DIR (a copy of models/ with some files "
                              "replaced) into OUT/seed-N/models-NAME, beside the shipped weights' runs")
-    parser.add_argument("--outline-model", action="store_true",
+    parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                         help="read the videos again turning each card upright by the outline model's outline "
-                             "(card-outlines.onnx, in models/ or --models) into OUT/seed-N/outline-model")
+                             "(card-outlines.onnx, in models/ or --models) into OUT/seed-N/outline-model, or "
+                             "(--no-outline-model) by the finders' alone into OUT/seed-N/no-outline-model "
+                             "(default: as the table does, TABLE_OUTLINE_MODEL)")
     args = parser.parse_args(argv)
     if args.models is not None and not args.models.is_dir():
         parser.error(f"--models: no such folder: {args.models}")

@@ -24,6 +24,7 @@ import sys
 
 from companion.vision import evaluate
 from companion.vision.crops import QUAD_METHODS
+from companion.vision.settings import TABLE_OUTLINE_MODEL
 
 ROWS = [
     ("real photos, all", ["real"]),
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-faint", action="store_true", help="without the faint boxes")
     parser.add_argument("--no-rows", action="store_true", help="without splitting rows of overlapping cards")
     parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
-                        help="with or without the outline model's outlines (default: PHOTO_OUTLINE_MODEL)")
+                        help="with or without the outline model's outlines (default: the photo rows "
+                             "PHOTO_OUTLINE_MODEL, the table row TABLE_OUTLINE_MODEL)")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     parser.add_argument("--models", default=None, help="folder of ONNX files (default: the shipped models/)")
     args = parser.parse_args(argv)
@@ -66,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     latencies = (("latency, photo settings", ["latency"]),
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
                  # its own corner model and classifier, no bands, the frame padded only to the detector's stride,
-                 # each card's outline found paper first (crops.QUAD_METHODS) and no outline model
+                 # each card's outline from the outline model (TABLE_OUTLINE_MODEL), else found paper first
+                 # (crops.QUAD_METHODS)
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
                                               "--table-corners", "--table-classifier", "--no-square",
                                               "--band-weight", "0", "--quad", ",".join(QUAD_METHODS),
-                                              "--no-outline-model"]))
+                                              "--outline-model" if TABLE_OUTLINE_MODEL else "--no-outline-model"]))
     for label, cmd in latencies:
         lat = _run(cmd + ["--frames", str(args.frames)] + extra)["latency"]
         print(f"{label:26} {lat['median_ms']:>6.1f} ms a {lat['frame']} ({lat['fps']:.1f} fps; medians: decode "

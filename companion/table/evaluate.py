@@ -270,13 +270,17 @@ def _pct(values: list[float], q: float) -> float | None:
 # --- running ------------------------------------------------------------------------------------
 
 def detector_identity(det_conf: float | None, off_deck_prior: float, quad: str | None = None,
-                      outline_model: bool = False) -> dict[str, Any]:
+                      outline_model: bool | None = None) -> dict[str, Any]:
     """What a recorded detection stream depends on besides the video (checked before reusing one): ``quad`` the
     outline finders read with (None: ``crops.QUAD_METHODS``), ``outline_model`` whether the outline model's
-    outlines came first."""
+    outlines came first (None: ``TABLE_OUTLINE_MODEL``; False when the models folder has none to read)."""
     from companion.vision.crops import QUAD_METHODS, quad_methods
+    from companion.vision.outline_model import OUTLINE_MODEL_FILE
     from companion.vision.settings import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
-                                           WHOLE_RANK_SURE)
+                                           TABLE_OUTLINE_MODEL, WHOLE_RANK_SURE)
+
+    outline_model = (TABLE_OUTLINE_MODEL if outline_model is None else outline_model) \
+        and (models_dir() / OUTLINE_MODEL_FILE).is_file()
 
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
@@ -297,11 +301,11 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
                 noise: NoiseModel, config: SessionConfig | None = None, calibrated: bool = True,
                 off_deck_prior: float = 0.05, det_conf: float | None = None,
                 recorded: Path | None = None, answer: float | None = None, quad: str | None = None,
-                outline_model: bool = False) -> dict[str, Any]:
+                outline_model: bool | None = None) -> dict[str, Any]:
     """Replay one rendered session in ``mode`` and compare its table log with the truth.
 
     ``quad``, ``outline_model`` (video mode): how the detector finds each card's outline (the finders in
-    order, None: ``crops.QUAD_METHODS``; the outline model's outline first).
+    order, None: ``crops.QUAD_METHODS``; the outline model's outline first, None: ``TABLE_OUTLINE_MODEL``).
 
     ``recorded`` (video mode): a folder of detection streams, one JSONL per
     session.  A session with a stream there replays it instead of its video;
@@ -353,7 +357,9 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         family = meta["family"]
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
             detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior,
-                                                            quad_methods=quad, outline_model=outline_model)
+                                                            quad_methods=quad,
+                                                            **({} if outline_model is None
+                                                               else {"outline_model": outline_model}))
         seen: list[FrameDetections] = []
 
         def on_frame(session: Any, image: Any, frame: FrameDetections) -> None:
@@ -502,9 +508,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quad", metavar="NAMES", default=None,
                         help="video: how a card's outline is found, in order (default: "
                              "companion.vision.crops.QUAD_METHODS), e.g. paper,table to leave out the sides")
-    parser.add_argument("--outline-model", action="store_true",
+    parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                         help="video: turn each card upright by the outline model's outline (card-outlines.onnx) "
-                             "before the finders' (default: the finders alone, as the table reads)")
+                             "before the finders' (default: as the table reads, TABLE_OUTLINE_MODEL)")
     parser.add_argument("--detections", metavar="DIR", default=None,
                         help="video mode: record each session's detection stream here, or replay the one "
                              "recorded before instead of the video (same models and --conf assumed: tracker "

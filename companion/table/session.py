@@ -73,13 +73,14 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, **o
     detect`` keeps the stricter threshold of a single photo), and the bright
     card-shaped outlines it missed (a dark pip on a dark cloth) named at a
     lower bar than in a photo, each index corner read from one window (a photo
-    averages several: ``TABLE_CORNER_SHIFTS``).  Raises the
+    averages several: ``TABLE_CORNER_SHIFTS``), each card turned upright by the
+    outline model's outline where it gives one (``TABLE_OUTLINE_MODEL``).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
     from companion.vision.detector import CardDetector
-    from companion.vision.settings import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB
+    from companion.vision.settings import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL
 
     options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
-               **options}
+               "outline_model": TABLE_OUTLINE_MODEL, **options}
     return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 

@@ -202,11 +202,17 @@ DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiple
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
 DETECTOR_MIN_SIDE = 64
 # Whether photos take each card's outline from the outline model (companion.vision.outline_model,
-# card-outlines.onnx, not shipped) before the finders.  Off: judged in session 55 by three rules written before
-# their fresh seeds, it raised synthetic mAP50 on all twelve (mean +0.030 to +0.037) and not the real photos
-# (every box: 494 of 527 at 0.145 false per photo, shipped 496 at 0.085; overlapped boxes only: 496 at 0.091,
-# the test half's false detections 0.115 -> 0.128).  bench/evaluation-history.md, session 55.
+# card-outlines.onnx) before the finders.  Off: judged in sessions 55 and 56 by four rules written before their
+# fresh seeds, it raised synthetic mAP50 on all sixteen (mean +0.030 to +0.037) and not the real photos (every box:
+# 494 of 527 at 0.145 false per photo, shipped 496 at 0.085; overlapped boxes only: 496 at 0.091; every box, each
+# outline to one box: 497 at 0.091; the test half's false detections 0.115 -> 0.128 in both).
+# bench/evaluation-history.md, sessions 55 and 56.
 PHOTO_OUTLINE_MODEL = False
+# Whether the table takes each card's outline from the outline model first (every box, each outline to the one box
+# it fits best; the finders, paper first, where it gives none).  On since session 56 (rule 6, written before its
+# seeds): fresh table seeds 248-251, hands scored right 233 -> 235 of 240 with nobody answering (no seed lost one),
+# 235 -> 237 answered; a 1280x720 frame 48 -> 51 ms.  A models folder without card-outlines.onnx reads as before.
+TABLE_OUTLINE_MODEL = True
 # Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
 # (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
 # weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken

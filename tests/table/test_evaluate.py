@@ -33,9 +33,10 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
         main(args + ["--conf", "0.3"])
     # ... or with the cards' outlines found another way; the reading's finders are its own, not the module's
     from companion.vision import crops
+    from companion.vision.settings import TABLE_OUTLINE_MODEL
 
     shipped = crops.QUAD_METHODS
-    for other_reading in (["--quad", "edges,paper"], ["--outline-model"]):
+    for other_reading in (["--quad", "edges,paper"], ["--no-outline-model" if TABLE_OUTLINE_MODEL else "--outline-model"]):
         with pytest.raises(ValueError, match="recorded with"):
             main(args + other_reading)
     assert crops.QUAD_METHODS == shipped

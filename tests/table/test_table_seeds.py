@@ -128,4 +128,8 @@ def test_the_outline_model_reads_the_same_renders_into_a_folder_of_its_own(seeds
     assert seeds_driver.report(tmp_path, [7], Console(record=True, width=200),
                                outline_model=True)["video"]["scored"] == 4
     assert seeds_driver.reading_name("edges", None, True) == "quad-edges-outline-model"
+    # the table reads the model (TABLE_OUTLINE_MODEL): --no-outline-model reads the same renders by the finders
+    record = seeds_driver.seed_commands(7, tmp_path, 60, 1.0, outline_model=False)[0]
+    assert "--no-outline-model" in record
+    assert record[record.index("--out") + 1] == str(tmp_path / "seed-7" / "no-outline-model")
 
