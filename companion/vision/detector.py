@@ -45,7 +45,7 @@ from companion.vision.crops import quad_methods as quad_methods_of  # (its own n
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
-from companion.vision.outline_model import OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, match_outline, match_outlines
+from companion.vision.outline_model import OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, match_outlines
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, BAND_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT,
@@ -743,13 +743,10 @@ class CardDetector:
                 use = [self.outline_model_for == "all" or (overlapped is not None and bool(overlapped[i]))
                        for i in range(n)]
             if any(use):
-                rects = self.outline_model.rects(image_bgr)
-                if self.outline_exclusive:  # every box it could be read for competes for the outlines
-                    matched = match_outlines(rects, [tuple(b) for b in boxes])
-                    matched = [m if u else None for m, u in zip(matched, use)]
-                else:
-                    matched = [match_outline(rects, tuple(b)) if u else None for b, u in zip(boxes, use)]
-                quads = [m if m is not None else q for m, q in zip(matched, quads)]
+                # every box competes for the outlines, read for it or not: a box's own card is not another's
+                matched = match_outlines(self.outline_model.rects(image_bgr), [tuple(b) for b in boxes],
+                                         exclusive=self.outline_exclusive)
+                quads = [m if u and m is not None else q for m, u, q in zip(matched, use, quads)]
         if self.outline_model_for != "unfound" or self.outline_model is None:
             quads = [q if q is not None else card_quad(image_bgr, tuple(b), methods=self.quad_methods)
                      for q, b in zip(quads, boxes)]
