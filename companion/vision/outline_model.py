@@ -121,8 +121,12 @@ def match_outline(rects: list[RotatedRect], box: tuple[float, float, float, floa
     Why not the best IoU alone: a card under another is boxed by the detector only where it shows, and
     its whole outline's upright box is bigger than that box; holding most of the box, the outline is the
     same card's (session 54's prototype: 0.6)."""
-    fits = _fits(rects, box, min_cover, max_growth)
-    return rects[max(fits)[1]] if fits else None
+    return _best(rects, _fits(rects, box, min_cover, max_growth))
+
+
+def _best(rects: list[RotatedRect], fits: list[tuple[float, int]]) -> RotatedRect | None:
+    """The outline of ``fits`` with the best IoU, the surer one (``rects`` come surest first) of a tie."""
+    return rects[max(fits, key=lambda f: (f[0], -f[1]))[1]] if fits else None
 
 
 def match_outlines(rects: list[RotatedRect], boxes: list[tuple[float, float, float, float]],
@@ -136,12 +140,13 @@ def match_outlines(rects: list[RotatedRect], boxes: list[tuple[float, float, flo
     box on a card half under another)."""
     fits = [_fits(rects, tuple(b), min_cover, max_growth) for b in boxes]
     if not exclusive:
-        return [rects[max(f)[1]] if f else None for f in fits]
-    pairs = sorted(((iou, -i, j) for i, f in enumerate(fits) for iou, j in f), reverse=True)
+        return [_best(rects, f) for f in fits]
+    # best IoU first; of a tie, the first box and the surer outline
+    pairs = sorted(((iou, -i, -j) for i, f in enumerate(fits) for iou, j in f), reverse=True)
     out: list[RotatedRect | None] = [None] * len(boxes)
     taken: set[int] = set()
-    for _iou, neg_i, j in pairs:
-        if out[-neg_i] is None and j not in taken:
-            out[-neg_i] = rects[j]
-            taken.add(j)
+    for _iou, neg_i, neg_j in pairs:
+        if out[-neg_i] is None and -neg_j not in taken:
+            out[-neg_i] = rects[-neg_j]
+            taken.add(-neg_j)
     return out

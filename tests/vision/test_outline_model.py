@@ -65,6 +65,12 @@ def test_one_outline_goes_to_one_box_the_one_it_fits_best():
     # alone, the half box keeps it
     assert match_outlines([other, card], [half_box]) == [card]
     assert match_outlines([], [card_box]) == [None] and match_outlines([card], []) == []
+    # two outlines fitting a box alike: the surer one (the model's outlines come surest first)
+    turned = ((100.0, 100.0), (84.0, 60.0), 90.0)  # the same rectangle, described the other way round
+    for first, second in ((card, turned), (turned, card)):
+        assert match_outline([first, second], card_box) == first
+        assert match_outlines([first, second], [card_box]) == [first]
+        assert match_outlines([first, second], [card_box], exclusive=False) == [first]
 
 
 class _GivenOutlines:
