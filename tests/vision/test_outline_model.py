@@ -220,3 +220,26 @@ def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():
         detector = CardDetector("french", quad_methods=order)
         for box in boxes:
             assert detector.card_outline(image, box) == card_quad(image, box, methods=detector.quad_methods)
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
+def test_the_table_reads_the_outline_model_and_photos_do_not(tmp_path, monkeypatch):
+    """Session 56: the table turns cards upright by the model's outlines (``TABLE_OUTLINE_MODEL``), photos by the
+    finders (``PHOTO_OUTLINE_MODEL``); a models folder without the file reads at the table as before."""
+    from companion.table.evaluate import detector_identity
+    from companion.table.session import table_detector
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import PHOTO_OUTLINE_MODEL, TABLE_OUTLINE_MODEL, photo_settings
+
+    assert TABLE_OUTLINE_MODEL and not PHOTO_OUTLINE_MODEL
+    table = table_detector("french")
+    assert isinstance(table.outline_model, OutlineModel) and table.outline_exclusive
+    assert detector_identity(None, 0.05)["outline_model"] is True
+    assert CardDetector("french", **photo_settings()).outline_model is None
+    assert table_detector("french", outline_model=False).outline_model is None
+    for path in models_dir().glob("card-*.onnx"):
+        if path.name != OUTLINE_MODEL_FILE:
+            (tmp_path / path.name).symlink_to(path)
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
+    assert table_detector("french").outline_model is None
+    assert detector_identity(None, 0.05)["outline_model"] is False  # a stream says what was read
