@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         rows = {r["frame"]: r for r in (json.loads(line) for line in stream.read_text().splitlines()[1:])}
         detector = table_detector("french", tuple(resolve(meta["variant"]).deck_cards), quad_methods=methods,
-                                  **({} if args.outline_model is None else {"outline_model": args.outline_model}))
+                                  outline_model=args.outline_model)
         states = meta["states"]
         times = [s["t"] for s in states]
         cap = cv2.VideoCapture(str(folder / "video.mp4"))

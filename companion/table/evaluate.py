@@ -357,9 +357,7 @@ def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[An
         family = meta["family"]
         if (family, deck) not in detector_cache:  # what `companion replay` builds for this variant
             detector_cache[(family, deck)] = table_detector(family, deck, det_conf, off_deck_prior=off_deck_prior,
-                                                            quad_methods=quad,
-                                                            **({} if outline_model is None
-                                                               else {"outline_model": outline_model}))
+                                                            quad_methods=quad, outline_model=outline_model)
         seen: list[FrameDetections] = []
 
         def on_frame(session: Any, image: Any, frame: FrameDetections) -> None:

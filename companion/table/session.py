@@ -66,7 +66,8 @@ class SessionStats:
         }
 
 
-def table_detector(family: str, deck: Any = None, conf: float | None = None, **options: Any) -> Any:
+def table_detector(family: str, deck: Any = None, conf: float | None = None, outline_model: bool | None = None,
+                   **options: Any) -> Any:
     """The card detector as the table uses it: boxes down to the tracker's weak
     threshold (:data:`~companion.table.tracker.WEAK_CONFIDENCE`), since a card
     the detector barely sees for seconds must still be tracked (``companion
@@ -74,13 +75,14 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, **o
     card-shaped outlines it missed (a dark pip on a dark cloth) named at a
     lower bar than in a photo, each index corner read from one window (a photo
     averages several: ``TABLE_CORNER_SHIFTS``), each card turned upright by the
-    outline model's outline where it gives one (``TABLE_OUTLINE_MODEL``).  Raises the
+    outline model's outline where it gives one (``outline_model``, None:
+    ``TABLE_OUTLINE_MODEL``).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
     from companion.vision.detector import CardDetector
     from companion.vision.settings import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL
 
     options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
-               "outline_model": TABLE_OUTLINE_MODEL, **options}
+               "outline_model": TABLE_OUTLINE_MODEL if outline_model is None else outline_model, **options}
     return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 

@@ -732,25 +732,24 @@ class CardDetector:
         which boxes another box overlaps) and gives one (each of its outlines to one box only, with
         ``outline_exclusive``), else the finders' (``quad_methods``).  The one place that chooses it: the
         readings and the benches ask here."""
-        n = len(boxes)
-        quads: list = [None] * n
-        use = [False] * n
-        if self.outline_model is not None:
-            if self.outline_model_for == "unfound":
-                quads = [card_quad(image_bgr, tuple(b), methods=self.quad_methods) for b in boxes]
-                use = [q is None for q in quads]
-            else:
-                use = [self.outline_model_for == "all" or (overlapped is not None and bool(overlapped[i]))
-                       for i in range(n)]
-            if any(use):
-                # every box competes for the outlines, read for it or not: a box's own card is not another's
-                matched = match_outlines(self.outline_model.rects(image_bgr), [tuple(b) for b in boxes],
-                                         exclusive=self.outline_exclusive)
-                quads = [m if u and m is not None else q for m, u, q in zip(matched, use, quads)]
-        if self.outline_model_for != "unfound" or self.outline_model is None:
-            quads = [q if q is not None else card_quad(image_bgr, tuple(b), methods=self.quad_methods)
-                     for q, b in zip(quads, boxes)]
-        return quads
+
+        def found(box: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+            return card_quad(image_bgr, tuple(box), methods=self.quad_methods)
+
+        if self.outline_model is None:
+            return [found(b) for b in boxes]
+        tried = None  # the finders' outlines, where they were asked first
+        if self.outline_model_for == "unfound":
+            tried = [found(b) for b in boxes]
+            use = [q is None for q in tried]
+        else:
+            use = [self.outline_model_for == "all" or (overlapped is not None and bool(overlapped[i]))
+                   for i in range(len(boxes))]
+        # every box competes for the outlines, read for it or not: a box's own card is not another's
+        matched = (match_outlines(self.outline_model.rects(image_bgr), [tuple(b) for b in boxes],
+                                  exclusive=self.outline_exclusive) if any(use) else [None] * len(boxes))
+        return [m if u and m is not None else (tried[i] if tried is not None else found(boxes[i]))
+                for i, (m, u) in enumerate(zip(matched, use))]
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
                        upright: list[np.ndarray | None] | None = None,
