@@ -243,3 +243,19 @@ def test_the_table_reads_the_outline_model_and_photos_do_not(tmp_path, monkeypat
     monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
     assert table_detector("french").outline_model is None
     assert detector_identity(None, 0.05)["outline_model"] is False  # a stream says what was read
+
+
+def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(tmp_path, monkeypatch):
+    """The table reads ``card-outlines.onnx`` when the models folder has it: a broken one stops the table's
+    detector with the vision layer's ModelError naming the file (``companion run``/``replay`` print it), not a
+    silent reading without it."""
+    from companion.table.session import table_detector
+
+    for path in models_dir().glob("card-*.onnx"):
+        if path.name != OUTLINE_MODEL_FILE:
+            (tmp_path / path.name).symlink_to(path)
+    (tmp_path / OUTLINE_MODEL_FILE).write_bytes(b"not a model")
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
+    with pytest.raises(ModelError, match=OUTLINE_MODEL_FILE):
+        table_detector("french")
+    assert table_detector("french", outline_model=False).outline_model is None  # the finders alone still read
