@@ -404,7 +404,8 @@ class CardDetector:
     folder has one and the corners are read turned upright; :mod:`companion.vision.outline_model`), the finders
     only for a box it gives no outline for; ``outline_model_for`` "overlapped": only for the boxes another box
     overlaps (``overlap_min``; the covered cards, whose hidden part no finder sees), the rest by the finders;
-    "unfound": only for the boxes the finders find no outline for.  ``outline_exclusive``: each of the
+    "unfound": only for the boxes the finders find no outline for; "sure": not for the detector's faint boxes
+    (``faint_conf``).  ``outline_exclusive``: each of the
     model's outlines goes to one box only, the one it fits best (:func:`match_outlines`).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
@@ -677,13 +678,14 @@ class CardDetector:
                 np.array([r[0][1] if r else 0.0 for r in readings], dtype=np.float64))
 
     def readings(self, image_bgr: np.ndarray, boxes: np.ndarray, k: int = 3,
-                 overlapped: np.ndarray | None = None) -> list[list[tuple[str, float]]]:
+                 overlapped: np.ndarray | None = None, sure: np.ndarray | None = None) -> list[list[tuple[str, float]]]:
         """The ``k`` likeliest names of each card box, with probabilities, best first.
 
         The runners-up matter at the table: when the best reading is impossible
         (already played, not in the deck) the tracker asks about the next ones.
         An empty list where no crop could be cut.  ``overlapped`` (N bools, :func:`overlapped_boxes`): which
-        cards another box overlaps (read with ``hidden_mode`` "overlap"; None: none).
+        cards another box overlaps (read with ``hidden_mode`` "overlap"; None: none).  ``sure`` (N bools): which
+        boxes the detector is sure of (``outline_model_for`` "sure"; None: all of them).
         """
         crops, ok = [], []
         for i, b in enumerate(boxes):
@@ -702,7 +704,8 @@ class CardDetector:
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop
-            quads = self.card_outlines(image_bgr, boxes[ok], None if overlapped is None else np.asarray(overlapped)[ok])
+            quads = self.card_outlines(image_bgr, boxes[ok], None if overlapped is None else np.asarray(overlapped)[ok],
+                                       None if sure is None else np.asarray(sure)[ok])
             upright = [None if q is None else rectified_crop(image_bgr, tuple(boxes[i]), size, quad=q)
                        for i, q in zip(ok, quads)]
             if self.rectify != "blend":
@@ -725,11 +728,12 @@ class CardDetector:
         """:meth:`card_outlines` for one box alone."""
         return self.card_outlines(image_bgr, np.asarray([box], dtype=np.float64), np.asarray([overlapped]))[0]
 
-    def card_outlines(self, image_bgr: np.ndarray, boxes: np.ndarray, overlapped: np.ndarray | None = None
+    def card_outlines(self, image_bgr: np.ndarray, boxes: np.ndarray, overlapped: np.ndarray | None = None,
+                      sure: np.ndarray | None = None
                       ) -> list[tuple[tuple[float, float], tuple[float, float], float] | None]:
         """The outline each card in ``boxes`` is turned upright by (an OpenCV rotated rectangle), None where none
         is found: the outline model's where it is read for that box (``outline_model_for``; ``overlapped``:
-        which boxes another box overlaps) and gives one (each of its outlines to one box only, with
+        which boxes another box overlaps; ``sure``: which the detector is sure of, None: all) and gives one (each of its outlines to one box only, with
         ``outline_exclusive``), else the finders' (``quad_methods``).  The one place that chooses it: the
         readings and the benches ask here."""
 
@@ -742,6 +746,8 @@ class CardDetector:
         if self.outline_model_for == "unfound":
             tried = [found(b) for b in boxes]
             use = [q is None for q in tried]
+        elif self.outline_model_for == "sure":
+            use = [sure is None or bool(sure[i]) for i in range(len(boxes))]
         else:
             use = [self.outline_model_for == "all" or (overlapped is not None and bool(overlapped[i]))
                    for i in range(len(boxes))]
@@ -1080,7 +1086,7 @@ class CardDetector:
                  or (self.side_rank_weight > 0.0 and self.side_rank_clear)
                  or (self.outline_model is not None and self.outline_model_for == "overlapped"))
         overlapped = overlapped_boxes(boxes, read, self.overlap_min) if flags else None
-        readings = self.readings(image_bgr, boxes[read], 4, overlapped)
+        readings = self.readings(image_bgr, boxes[read], 4, overlapped, classes[read] != FAINT_CLASS)
         result: list[Detection] = []
         named: set[int] = set()
         for k, i in enumerate(read):

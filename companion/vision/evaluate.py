@@ -586,8 +586,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
                         "(default: PHOTO_OUTLINE_MODEL)")
     p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default="all",
-                   help="with the outline model: every box, only the boxes another box overlaps, or only the "
-                        "boxes the finders find no outline for")
+                   help="with the outline model: every box, only the boxes another box overlaps, only the "
+                        "boxes the finders find no outline for, or only the boxes the detector is sure of (not its "
+                        "faint boxes)")
     p.add_argument("--outline-exclusive", action=argparse.BooleanOptionalAction, default=True,
                    help="each of the model's outlines to one box only, the one it fits best (--no-outline-exclusive: "
                         "as session 55, each box the outline it fits best)")

@@ -40,8 +40,10 @@ OUTLINE_MIN_COVER = 0.6  # a box takes an outline whose upright box holds at lea
 # its area.
 OUTLINE_MAX_GROWTH = 3.0
 # Which boxes read the model's outline (CardDetector's outline_model_for): every box, the boxes another box
-# overlaps, or the boxes the finders find no outline for.
-OUTLINE_MODEL_FOR = ("all", "overlapped", "unfound")
+# overlaps, the boxes the finders find no outline for, or the boxes the detector is sure of (not its faint
+# boxes, which photos keep only when they read as a card: turned upright by a whole card's outline, a faint box
+# on part of that card reads as it).
+OUTLINE_MODEL_FOR = ("all", "overlapped", "unfound", "sure")
 
 RotatedRect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's: centre, size, angle (degrees)
 

@@ -85,7 +85,8 @@ class _GivenOutlines:
 
 def test_the_model_is_read_only_for_the_boxes_it_is_asked_for():
     """``outline_model_for``: "all" every box; "overlapped" the boxes another box overlaps; "unfound" only the
-    boxes the finders find no outline for (a white card on a white cloth), the rest as the finders find them."""
+    boxes the finders find no outline for (a white card on a white cloth); "sure" only the boxes the detector is
+    sure of (every box when nobody says); the rest as the finders find them."""
     from companion.vision.detector import CardDetector
 
     image = np.full((240, 480, 3), 235, np.uint8)
@@ -106,6 +107,11 @@ def test_the_model_is_read_only_for_the_boxes_it_is_asked_for():
                                        ("unfound", None, [white, finders[1]])):
         detector.outline_model_for = mode
         assert detector.card_outlines(image, boxes, overlapped) == expected, mode
+    detector.outline_model_for = "sure"
+    for sure, expected in ((np.array([True, False]), [white, finders[1]]),
+                           (np.array([False, True]), [None, model_seen]),
+                           (None, [white, model_seen])):
+        assert detector.card_outlines(image, boxes, None, sure) == expected, sure
 
 
 def test_a_given_outline_turns_the_card_upright_where_the_finders_see_none():
@@ -259,3 +265,23 @@ def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(tmp_path, m
     with pytest.raises(ModelError, match=OUTLINE_MODEL_FILE):
         table_detector("french")
     assert table_detector("french", outline_model=False).outline_model is None  # the finders alone still read
+
+
+def test_the_detectors_faint_boxes_are_the_ones_it_is_not_sure_of():
+    """``name_boxes`` tells the reading which boxes are faint (scored under the threshold), so that "sure" keeps
+    the outline model off them; the detector's own boxes and the finders' outline boxes count as sure."""
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import FAINT_CLASS, OUTLINE_CLASS
+
+    detector = CardDetector("french")
+    asked = []
+
+    def readings(image, boxes, k=3, overlapped=None, sure=None):
+        asked.append(None if sure is None else list(sure))
+        return [[] for _ in boxes]
+
+    detector.readings = readings
+    boxes = np.array([[0, 0, 50, 70], [100, 0, 150, 70], [200, 0, 250, 70]], np.float32)
+    detector.name_boxes(np.zeros((80, 260, 3), np.uint8), boxes, np.array([0.9, 0.2, 0.5]),
+                        np.array([0, FAINT_CLASS, OUTLINE_CLASS]))
+    assert asked == [[True, False, True]]
