@@ -585,10 +585,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
                         "(default: PHOTO_OUTLINE_MODEL)")
-    p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default="all",
+    p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default=None,
                    help="with the outline model: every box, only the boxes another box overlaps, only the "
                         "boxes the finders find no outline for, or only the boxes the detector is sure of (not its "
-                        "faint boxes)")
+                        "faint boxes; default: PHOTO_OUTLINE_MODEL_FOR)")
     p.add_argument("--outline-exclusive", action=argparse.BooleanOptionalAction, default=True,
                    help="each of the model's outlines to one box only, the one it fits best (--no-outline-exclusive: "
                         "as session 55, each box the outline it fits best)")
@@ -602,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
                                 whole_rank_sure=args.whole_rank_sure, paper_rows=args.paper_rows or None,
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
                                 side_rank_weight=args.side_rank_weight, side_rank_clear=args.side_rank_clear,
-                                outline_model_for=args.outline_model_for, outline_exclusive=args.outline_exclusive,
+                                outline_exclusive=args.outline_exclusive,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -610,7 +610,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  joint_weight=args.joint_weight, square=args.square,
                                                  photo_classifier=not args.table_classifier,
                                                  band_weight=args.band_weight, quad_methods=args.quad,
-                                                 outline_model=args.outline_model))
+                                                 outline_model=args.outline_model,
+                                                 outline_model_for=args.outline_model_for))
     except ValueError as exc:
         p.error(str(exc))
     if args.outline_model and detector.outline_model is None:  # a measurement must not pass for another

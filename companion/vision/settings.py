@@ -208,6 +208,8 @@ DETECTOR_MIN_SIDE = 64
 # outline to one box: 497 at 0.091; the test half's false detections 0.115 -> 0.128 in both).
 # bench/evaluation-history.md, sessions 55 and 56.
 PHOTO_OUTLINE_MODEL = False
+# ... and for which of a photo's boxes it is read, when it is (outline_model.OUTLINE_MODEL_FOR).
+PHOTO_OUTLINE_MODEL_FOR = "all"
 # Whether the table takes each card's outline from the outline model first (every box, each outline to the one box
 # it fits best; the finders, paper first, where it gives none).  On since session 56 (rule 6, written before its
 # seeds): fresh table seeds 248-251, hands scored right 233 -> 235 of 240 with nobody answering (no seed lost one),
@@ -230,7 +232,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    photo_corners: bool = True, one_deck: bool | None = None,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
                    photo_classifier: bool = True, band_weight: float | None = None,
-                   quad_methods: str | tuple[str, ...] | None = None, outline_model: bool | None = None) -> dict:
+                   quad_methods: str | tuple[str, ...] | None = None, outline_model: bool | None = None,
+                   outline_model_for: str | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -245,7 +248,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
     the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the
     finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``) after the outline model where
-    ``outline_model`` (None: ``PHOTO_OUTLINE_MODEL``), and every
+    ``outline_model`` (None: ``PHOTO_OUTLINE_MODEL``) for the boxes ``outline_model_for`` says (None:
+    ``PHOTO_OUTLINE_MODEL_FOR``), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -267,4 +271,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
             "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
             "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods,
-            "outline_model": PHOTO_OUTLINE_MODEL if outline_model is None else outline_model}
+            "outline_model": PHOTO_OUTLINE_MODEL if outline_model is None else outline_model,
+            "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for}
