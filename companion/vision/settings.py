@@ -202,13 +202,17 @@ DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiple
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
 DETECTOR_MIN_SIDE = 64
 # Whether photos take each card's outline from the outline model (companion.vision.outline_model,
-# card-outlines.onnx) before the finders.  Off: judged in sessions 55 and 56 by four rules written before their
-# fresh seeds, it raised synthetic mAP50 on all sixteen (mean +0.030 to +0.037) and not the real photos (every box:
+# card-outlines.onnx) before the finders.  Off: judged in sessions 55-57 by five rules written before their
+# fresh seeds, it raised synthetic mAP50 on all twenty (mean +0.030 to +0.037) and not the real photos (every box:
 # 494 of 527 at 0.145 false per photo, shipped 496 at 0.085; overlapped boxes only: 496 at 0.091; every box, each
-# outline to one box: 497 at 0.091; the test half's false detections 0.115 -> 0.128 in both).
-# bench/evaluation-history.md, sessions 55 and 56.
+# outline to one box: 497 at 0.091; the boxes the detector is sure of, each outline to one box: 495 at 0.088; the
+# test half's false detections 0.115 -> 0.128 in the last three, its cards 247 -> 248, 248, 246).
+# bench/evaluation-history.md, sessions 55-57.
 PHOTO_OUTLINE_MODEL = False
-# ... and for which of a photo's boxes it is read, when it is (outline_model.OUTLINE_MODEL_FOR).
+# ... and for which of a photo's boxes it is read, when it is (outline_model.OUTLINE_MODEL_FOR; ``companion detect
+# --outline-model``, ``evaluate --outline-model``).  "all" (each outline to one box): the real tune half 249 of 262
+# at 0.054 false per photo; "sure" 249 at 0.047, the same mAP50 on synthetic scenes (which have no faint boxes),
+# all 527 real photos 497 at 0.091 against 495 at 0.088 (session 57).
 PHOTO_OUTLINE_MODEL_FOR = "all"
 # Whether the table takes each card's outline from the outline model first (every box, each outline to the one box
 # it fits best; the finders, paper first, where it gives none).  On since session 56 (rule 6, written before its
