@@ -70,9 +70,8 @@ def _run(args: argparse.Namespace) -> int:
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.outline_model and detector.outline_model is None:
-        print(f"warning: no outline model read ({detector.outline_path} missing, or no corner model): each card "
-              f"is turned upright by the outline finders alone", file=sys.stderr)
+    if warning := detector.outline_model_warning():
+        print(f"warning: {warning}", file=sys.stderr)
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)

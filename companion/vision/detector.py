@@ -553,6 +553,7 @@ class CardDetector:
         self.outline_exclusive = outline_exclusive
         self.outline_path = self.models_dir / OUTLINE_MODEL_FILE
         self.outline_model: OutlineModel | None = None  # loaded only when it will be read
+        self.outline_model_asked = outline_model
         if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():
             self.outline_model = OutlineModel(self.outline_path, threads)
         if not 0.0 <= band_weight <= 4.0:
@@ -722,6 +723,14 @@ class CardDetector:
         for j, i in enumerate(ok):
             out_list[i] = [(self.cls_names[int(c)], float(out[j, c])) for c in top[j]]
         return out_list
+
+    def outline_model_warning(self) -> str | None:
+        """What to tell whoever asked for the outline model when it is not read (None when it is, or was not
+        asked for): a reading by the finders alone must not pass for one with the model."""
+        if not self.outline_model_asked or self.outline_model is not None:
+            return None
+        return (f"no outline model read ({self.outline_path} missing, or no corner model): each card is turned "
+                f"upright by the outline finders alone")
 
     def card_outline(self, image_bgr: np.ndarray, box: tuple[float, float, float, float],
                      overlapped: bool = False) -> tuple[tuple[float, float], tuple[float, float], float] | None:

@@ -614,8 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  outline_model_for=args.outline_model_for))
     except ValueError as exc:
         p.error(str(exc))
-    if args.outline_model and detector.outline_model is None:  # a measurement must not pass for another
-        print(f"warning: no outline model read ({detector.outline_path} missing, or no corner model)", file=sys.stderr)
+    if warning := detector.outline_model_warning():  # a measurement must not pass for another
+        print(f"warning: {warning}", file=sys.stderr)
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",
               "side_rank_weight", "side_rank_clear")

@@ -213,6 +213,12 @@ def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(tmp_path
     out, err = capsys.readouterr()
     assert "no outline model read" in err and OUTLINE_MODEL_FILE in err
     assert len(json.loads(out.splitlines()[0])["detections"]) >= 3
+    from companion.vision.detector import CardDetector
+
+    # the one warning detect and evaluate both print: only where the model was asked for and is not read
+    assert OUTLINE_MODEL_FILE in CardDetector("french", models_dir=tmp_path, outline_model=True).outline_model_warning()
+    assert CardDetector("french", models_dir=tmp_path, outline_model=False).outline_model_warning() is None
+    assert CardDetector("french", outline_model=True).outline_model_warning() is None
 
 
 def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():
