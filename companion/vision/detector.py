@@ -742,9 +742,9 @@ class CardDetector:
                       ) -> list[tuple[tuple[float, float], tuple[float, float], float] | None]:
         """The outline each card in ``boxes`` is turned upright by (an OpenCV rotated rectangle), None where none
         is found: the outline model's where it is read for that box (``outline_model_for``; ``overlapped``:
-        which boxes another box overlaps; ``sure``: which the detector is sure of, None: all) and gives one (each of its outlines to one box only, with
-        ``outline_exclusive``), else the finders' (``quad_methods``).  The one place that chooses it: the
-        readings and the benches ask here."""
+        which boxes another box overlaps; ``sure``: which the detector is sure of, None: all) and gives one
+        (each of its outlines to one box only, with ``outline_exclusive``), else the finders' (``quad_methods``).
+        The one place that chooses it: the readings and the benches ask here."""
 
         def found(box: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
             return card_quad(image_bgr, tuple(box), methods=self.quad_methods)
