@@ -68,6 +68,12 @@ def plays_outside_zones(events: list[dict[str, Any]], zones: dict[str, int]) -> 
                and zones[e["card"]] not in (None, CENTRE) and zones[e["card"]] != e.get("seat"))
 
 
+def other_readings(prop: Proposal, card: str) -> list[str]:
+    """The readings of ``prop``'s card other than ``card``, the name it has in the log now: its other
+    readings, best first, and the name it was proposed with when an amend renamed it since."""
+    return [n for n in [prop.event.get(card_key(prop.event)), *prop.alternatives] if n and n != card]
+
+
 def quiet_doubt(prop: Proposal) -> bool:
     """Whether ``prop`` is held only to settle (applied after ``settle_timeout``), not asked about."""
     return "unrivalled" in prop.flags and set(prop.flags) <= QUIET_DOUBTS
@@ -127,6 +133,23 @@ class Applied:
     wall_t: float
     outcomes: list[Any] = field(default_factory=list)
     resolved_by: str = "auto"  # auto | confirm | timeout | typed | undo | reorder | amend
+    # an event an amend put in again (Fusion._put_again): the proposal of the event it stands for, and how
+    # that one went in.  Why: the zone tests read a card's other readings, its zone and whether the table
+    # named it from its proposal; put in again without it, a renamed card could never be renamed back
+    # (a rendered Mineiro hand, seed 253: JD re-read as QD late gave the lead to the wrong seat for good)
+    carried: Proposal | None = None
+    carried_by: str | None = None
+
+    @property
+    def origin(self) -> Proposal | None:
+        """The proposal this event came from, through any amends that put it in again."""
+        return self.proposal if self.proposal is not None else self.carried
+
+    @property
+    def how(self) -> str:
+        """How the event this one stands for went in (``resolved_by`` of the first one, unless the table
+        named it since): ``confirm`` and ``typed`` are the table's word, which the camera does not overrule."""
+        return self.carried_by or self.resolved_by
 
 
 Listener = Callable[[str, dict[str, Any]], None]
@@ -158,7 +181,8 @@ class Fusion:
         self._version = 0
         self._view_cache: tuple[int, TableView] | None = None
         self._game_cache: tuple[int, Any] | None = None
-        self._reread_tried: set[int] = set()  # held cards _reread_for_zones looked at
+        # the held cards _reread_for_zones looked at, each with the camera's cards queued behind it then
+        self._reread_tried: set[tuple[int, ...]] = set()
         self._reseat_tried: set[int] = set()  # held cards _reseat_for_zones looked at
         # the changes _reopening found for a card put down after the hand, and what they were worked out for
         self._reopen_memo: tuple[tuple[Any, ...], list[Reopening]] | None = None
@@ -604,30 +628,54 @@ class Fusion:
         engine names (a rendered six-player Clean-28 hand: seat 2's 3H, the manilha of hearts, read 2H
         at 0.06, and all six cards of the next trick two seats off).  Only a card that was itself in
         doubt (asked about or read again) is renamed, only to one of its own readings, only when at
-        least two plays fewer lie outside their zones, and only when one renaming does it best (in
-        session 9, renaming on the next trick's first card alone picked the wrong card both times).
-        Each held card is looked at once."""
-        if (head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE)
-                or head.id in self._reread_tried):
+        least two plays fewer lie outside their zones (the held card and the camera's cards queued behind
+        it counted in turn, see :meth:`_misses_after`), and only when one renaming does it best (in
+        session 9, renaming on the next trick's first card alone picked the wrong card both times) or,
+        of those that do, one gives a card renamed since it went in its first name back.  A held card is
+        looked at again when another card queues behind it.
+
+        Replays of the recorded streams of seeds 244-255 (session 58): 704 -> 707 of 720 hands scored
+        right with nobody answering (the traced seed 253 Mineiro session, 1 -> 4 of 4), 708 = 708
+        answered; no other session changed."""
+        if head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE):
             return False
-        self._reread_tried.add(head.id)
-        gains: list[tuple[int, str, str, list[dict[str, Any]]]] = []
+        later = [p for p in self.queue[1:] if p.source == "vision" and p.words is None
+                 and p.event.get("type") == "play" and p.zone not in (None, CENTRE) and "after_hand" not in p.flags]
+        key = (head.id, *(p.id for p in later))
+        if key in self._reread_tried:
+            return False
+        self._reread_tried.add(key)
+        held = [(p.zone, p.event) for p in [head, *later]]
+        seen = {p.event.get("card") for p in [head, *later]}  # not a name for a card in the log
+        gains: list[tuple[int, bool, str, str, list[dict[str, Any]]]] = []
         for entry in self._running_hand():
-            prop, card = entry.proposal, entry.event.get("card")
-            if (prop is None or prop.source != "vision" or not card or not prop.alternatives
+            prop, card = entry.origin, entry.event.get("card")
+            if (prop is None or prop.source != "vision" or not card or entry.how in ("confirm", "typed")
                     or not {"low_confidence", "reread"} & set(prop.flags)):
-                continue
-            for name in prop.alternatives:
-                gain = self._zone_gain(self.game, card, name, head.zone)
+                continue  # (a card the table named is what the table said it is)
+            first = prop.event.get(card_key(prop.event))
+            options: list[str | None] = [n for n in other_readings(prop, card) if n not in seen]
+            if ("low_confidence" in prop.flags and entry.event.get("type") == "play"
+                    and prop.zone not in (None, CENTRE) and prop.zone != entry.event.get("seat")):
+                options.append(None)  # taken out: a weak card that went in outside its seat's zone may be no card
+            for name in options:
+                gain = self._zone_gain(self.game, card, name, held)
                 if gain is not None and gain[0] >= 2:
-                    gains.append((gain[0], card, name, gain[1]))
-        if not gains:
+                    gains.append((gain[0], name == first, card, name, gain[1]))
+        best = [g for g in gains if g[0] == max((g[0] for g in gains), default=0)]
+        if len(best) > 1:
+            # several renamings fit as well: a card renamed since it went in (a late re-read) taking its
+            # first name back is the one change that puts the hand back as it was when its cards still
+            # lay in their seats' zones; otherwise the zones cannot tell which card was misread
+            best = [g for g in best if g[1]]
+        if len(best) != 1:
             return False
-        gains.sort(key=lambda g: -g[0])
-        if len(gains) > 1 and gains[1][0] == gains[0][0]:
-            return False  # two renamings fit as well: the zones cannot tell which card was misread
-        _, card, name, again = gains[0]
-        self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
+        _, _, card, name, again = best[0]
+        if name is None:  # the play and every event after it undone, and these put in again without it
+            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card}, a doubtful "
+                                   f"card outside its seat's zone, was no play", undo=len(again) + 1)
+        else:
+            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
         self._seat_by_zone(head)
         return True
 
@@ -661,11 +709,11 @@ class Fusion:
         if start is None:
             return False
         zones = self._hand_zones()
-        before = self._misses_after(self.game, events[start:], zones, head.zone)
+        before = self._misses_after(self.game, events[start:], zones, [(head.zone, None)])
         trials: list[tuple[int, int, list[dict[str, Any]], int]] = []
         for entry in self._running_hand():
-            prop = entry.proposal
-            if (prop is None or prop.source == "vision" or entry.resolved_by not in ("auto", "timeout")
+            prop = entry.origin
+            if (prop is None or prop.source == "vision" or entry.how not in ("auto", "timeout")
                     or "seat" not in entry.event or not prop.alternatives
                     or not all(a.startswith("seat ") for a in prop.alternatives)):
                 continue
@@ -676,7 +724,7 @@ class Fusion:
                 trial = copy.deepcopy(self.game)
                 again = reseat_call(trial, index, chosen_seat(choice), self.first_dealer)
                 if again is not None:
-                    gain = before - self._misses_after(trial, events[start:index] + again, zones, head.zone)
+                    gain = before - self._misses_after(trial, events[start:index] + again, zones, [(head.zone, None)])
                     if gain > 0:
                         trials.append((gain, index, again, chosen_seat(choice)))
         best = [t for t in trials if t[0] == max((t[0] for t in trials), default=0)]
@@ -756,9 +804,9 @@ class Fusion:
         card_props: dict[str, Proposal | None] = {}
         for entry in self._running_hand():
             card = entry.event.get("card")
-            if card and card not in card_props and entry.proposal is not None:
+            if card and card not in card_props and entry.origin is not None:
                 # a card the table confirmed or typed is what the table said it is
-                card_props[card] = None if entry.resolved_by in ("confirm", "typed") else entry.proposal
+                card_props[card] = None if entry.how in ("confirm", "typed") else entry.origin
 
         def misses(events: list[dict[str, Any]], renamed: tuple[str, str] | None = None) -> int:
             where = dict(zones)
@@ -772,7 +820,7 @@ class Fusion:
             tail = hand_tail(self.game, card)
             if prop is None or prop.source != "vision" or tail is None:
                 continue
-            options: list[str | None] = [n for n in prop.alternatives if n != named]
+            options: list[str | None] = [n for n in other_readings(prop, card) if n != named]
             if "wrong_seat" in prop.flags and "low_confidence" in prop.flags and tail[0].get("type") == "play":
                 options.append(None)  # taken out: a weak card outside its seat's zone may be no card
             for name in options:
@@ -1031,9 +1079,9 @@ class Fusion:
         prop.settled = True
         self._changed()
         for entry in self._running_hand():
-            if entry.event.get("card") == card and entry.resolved_by in ("confirm", "typed"):
+            if entry.event.get("card") == card and entry.how in ("confirm", "typed"):
                 return  # the table said what this card is: the camera does not overrule it
-        gain = self._zone_gain(self.game, card, name, None)
+        gain = self._zone_gain(self.game, card, name, [])
         if gain is None or gain[0] < 0:
             return
         self._put_again(gain[1], f"{card} read as {name} since it went in: renamed")
@@ -1044,14 +1092,22 @@ class Fusion:
         ``again`` recorded in their place (companion.table.amend worked them out on a copy): the log
         shows the undos.  ``first_by``: how the first event put in again is marked (``confirm``: the
         table named it, and the camera does not rename it)."""
-        for _ in range(len(again) if undo is None else undo):
+        count = len(again) if undo is None else undo
+        # the events undone, first first: ``again`` stands for the last of them (a card taken out leaves the
+        # first of them out), each carrying the proposal of the event it replaces
+        undone = [entry for _, entry in zip(range(count), self._live())][::-1]
+        for _ in range(count):
             self.log.undo(source="amend")
             self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
         self.say(why)
         for k, event in enumerate(again):
             outcomes = self.log.record(event, source="amend")
-            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []),
-                            first_by if k == 0 else "amend")
+            by = first_by if k == 0 else "amend"
+            entry = Applied(dict(event), None, self.now, time.perf_counter(), list(outcomes or []), by)
+            replaced = k + len(undone) - len(again)
+            if 0 <= replaced < len(undone):
+                entry.carried = undone[replaced].origin
+                entry.carried_by = None if by == "confirm" else undone[replaced].how
             self.applied.append(entry)
             self._emit("applied", entry=entry)
         self._changed()
@@ -1068,35 +1124,82 @@ class Fusion:
         names.  Measured on a rendered four-player Clean-28 hand: four plays in a row outside their
         seats' zones, none after the renaming; on both seeds' recorded streams it was asked four
         times and said yes once, the one time the earlier card was the misread."""
-        gain = self._zone_gain(game, card, name, zone)
+        gain = self._zone_gain(game, card, name, [(zone, None)])
         return gain is not None and gain[0] >= 2
 
-    def _zone_gain(self, game: Any, card: str, name: str, zone: int | None) -> tuple[int, list[dict[str, Any]]] | None:
-        """How many fewer of the running hand's camera plays after ``card``, and of a card now put down
-        in ``zone``, lie outside the zone of the seat the engine gives them once ``card`` is renamed
-        ``name``, and the events the renamed hand goes in again with (:func:`rename_in_hand`'s, for
-        :meth:`_put_again`).  None: ``card`` is not in the running hand, or the renamed hand does not go in."""
+    def _zone_gain(self, game: Any, card: str, name: str | None,
+                   held: list[tuple[int | None, dict[str, Any] | None]]) -> tuple[int, list[dict[str, Any]]] | None:
+        """How many fewer of the running hand's camera plays after ``card``, and of the cards now put down
+        (``held``: see :meth:`_misses_after`), lie outside the zone of the seat the engine gives them once
+        ``card`` is renamed ``name`` (None: once its play is taken out, itself counted), and the events
+        the changed hand goes in again with (:func:`rename_in_hand`'s or :func:`drop_from_hand`'s, for
+        :meth:`_put_again`).  None: ``card`` is not in the running hand, or the changed hand does not go in."""
         tail = hand_tail(game, card)
         if tail is None:
             return None
-        renamed = copy.deepcopy(game)
-        again = rename_in_hand(renamed, card, name, self.first_dealer)
+        changed = copy.deepcopy(game)
+        if name is None:
+            again = drop_from_hand(changed, card, self.first_dealer)
+            first = 0  # the card taken out counts: it lay outside its seat's zone, or it did not
+        else:
+            again = rename_in_hand(changed, card, name, self.first_dealer)
+            first = 1
         if again is None:
             return None
         zones = self._hand_zones()
-        return (self._misses_after(game, tail[1:], zones, zone)
-                - self._misses_after(renamed, again[1:], zones, zone)), again
+        return (self._misses_after(game, tail[first:], zones, held)
+                - self._misses_after(changed, again[first:], zones, held)), again
 
-    def _misses_after(self, after: Any, plays: list[dict[str, Any]], zones: dict[str, int], zone: int | None) -> int:
+    def _misses_after(self, after: Any, plays: list[dict[str, Any]], zones: dict[str, int],
+                      held: list[tuple[int | None, dict[str, Any] | None]]) -> int:
         """How many of ``plays`` lie outside the zone of the seat they went in for (``zones``: card -> zone),
-        plus one when a card now put down in ``zone`` would go in for another seat in ``after``."""
-        view = view_of(after, self.first_dealer)
-        seat = zone if zone in view.turns else view.turn
-        return plays_outside_zones(plays, zones) + (zone not in (None, CENTRE) and seat is not None and zone != seat)
+        plus how many of the cards now put down (``held``: (zone, play), in the order they were seen) would
+        go in for another seat than their zone's in ``after``, each in turn (a play of None: the last one
+        counted).  A card that cannot go in, and each card after it, counts as outside: a renaming that
+        ends the hand, or names a card the camera sees elsewhere, does not explain the cards put down.
+
+        Why the cards after the first: a late re-read that hands a trick to the wrong seat is seen in the
+        next trick, one card each: the first card held alone shows one card off, as a card put down out of
+        turn would (the traced Mineiro hand of seed 253: seat 0's face-down card and 5H, in seats 0's and
+        1's zones, went in for seats 2 and 3)."""
+        misses = plays_outside_zones(plays, zones)
+        trial = after
+        for k, (zone, play) in enumerate(held):
+            if zone in (None, CENTRE):
+                break
+            view = view_of(trial, self.first_dealer)
+            if not view.in_hand:
+                misses += len(held) - k  # a hand over: no card put down after it is a play of the zone's seat
+                break
+            seat = zone if zone in view.turns else view.turn
+            if seat is None:
+                break  # (a call waits for its answer: nobody plays yet)
+            if play is not None:
+                if trial is after:
+                    trial = copy.deepcopy(after)
+                try:
+                    trial.apply({**play, "seat": seat})
+                except illegal_error():
+                    misses += len(held) - k  # this card cannot go in (already out, say), nor those after it
+                    break
+            misses += zone != seat
+        return misses
+
+    def _live(self) -> Iterator[Applied]:
+        """What is in the log now, latest first: each undo takes out the latest event still in before it
+        (an amend's undos take out the events it puts in again)."""
+        undone = 0
+        for entry in reversed(self.applied):
+            if entry.event.get("type") == "undo":
+                undone += 1
+            elif undone:
+                undone -= 1
+            else:
+                yield entry
 
     def _running_hand(self) -> Iterator[Applied]:
-        """What went into the log since the running hand's deal, latest first (the deal not included)."""
-        for entry in reversed(self.applied):
+        """What is in the log since the running hand's deal, latest first (the deal not included)."""
+        for entry in self._live():
             if entry.event.get("type") == "hand":
                 return
             yield entry
@@ -1110,7 +1213,7 @@ class Fusion:
             if prop.source == "vision" and card and prop.zone is not None:
                 zones[card] = prop.zone
         for entry in self._running_hand():
-            prop = entry.proposal
+            prop = entry.origin
             card = entry.event.get("card")
             if prop is not None and prop.source == "vision" and card and card not in zones and prop.zone is not None:
                 zones[card] = prop.zone

@@ -921,3 +921,91 @@ def test_words_that_fit_no_call_after_a_ghost_ended_the_hand_are_heard_again_whe
                            {"type": "play", "seat": 1, "card": "7E"}]
     assert fusion.log.game.state.to_dict()["score"] == [0, 2]
     assert any("'quiero' heard again" in m for m in fusion.messages) and not fusion.unplaced
+
+
+def test_a_card_renamed_late_takes_its_first_name_back_when_the_next_tricks_cards_say_so():
+    """The traced loss of seed 253 (a rendered Mineiro hand), made small.  Seat 2's JC, read unsure, took
+    trick 2 and went in; the tracker then read it as 7C (its readings flip-flopped), which gave the trick,
+    and the lead, to seat 0's QS.  Seat 2 leads trick 3 in its own zone, then seat 3 in its: one card
+    alone is a seat off, as a card put down out of turn would be, but the two together are the lead of
+    the renamed trick's true winner.  The renamed card carries its proposal through the amend, so it is
+    renamed back, and both cards go in for the seats of their zones."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "KD"), (2, "7S"), (3, "JH")]):  # KD: seat 1 leads
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    unsure = {"flags": ["low_confidence"], "alternatives": ["7C", "QC"], "confidence": 0.3}
+    for k, (seat, card) in enumerate([(1, "5C"), (2, "JC"), (3, "4H"), (0, "QS")]):  # JC takes trick 2
+        fusion.submit(_zoned(seat, card, 5.0 + k, seat, **(unsure if card == "JC" else {})))
+    fusion.submit(Proposal({"type": "rename", "card": "JC", "name": "7C"}, 10.0))
+    t = 1.0
+    while t < 12.0:
+        fusion.tick(t)
+        t += 0.1
+    assert fusion.log.game.events[6] == _card(2, "7C", 0).event  # renamed: seat 0 leads trick 3
+    assert view_of(fusion.log.game, 3).turn == 0
+    fusion.submit(_zoned(0, "2D", 12.0, 2, flags=["wrong_seat"]))
+    while t < 14.0:  # alone, a card a seat off renames nothing
+        fusion.tick(t)
+        t += 0.1
+    assert fusion.log.game.events[6] == _card(2, "7C", 0).event
+    fusion.submit(_zoned(1, "3H", 14.0, 3, flags=["wrong_seat"]))
+    while t < 30.0:
+        fusion.tick(t)
+        t += 0.1
+    assert fusion.log.game.events[5:] == [
+        _card(1, "5C", 0).event, _card(2, "JC", 0).event, _card(3, "4H", 0).event, _card(0, "QS", 0).event,
+        _card(2, "2D", 0).event, _card(3, "3H", 0).event]
+    assert any("7C was JC" in m for m in fusion.messages)
+
+
+def test_an_amend_keeps_each_cards_proposal_and_the_tables_word():
+    """A hand put in again (here: a card the table took out) keeps, for each event it puts in again, the
+    proposal it came from and how it went in: a card the table confirmed is still the table's after it,
+    and the camera's late re-read does not rename it."""
+    fusion = _fusion(hold=0.5, settle_timeout=5.0)
+    fusion.submit(_zoned(0, "7C", 2.0, 0, flags=["low_confidence", "unrivalled"], alternatives=["4C"]))
+    fusion.tick(3.0)
+    (settling,) = fusion.settling
+    fusion.submit(_zoned(1, "7D", 4.0, 1, flags=["low_confidence"], alternatives=["6D", "5D"]))
+    fusion.tick(5.0)
+    assert fusion.confirm("key")  # the table says seat 1's card is the 7D
+    sure = _zoned(2, "KS", 6.0, 2)
+    fusion.submit(sure)
+    fusion.tick(7.0)
+    assert fusion.reject("key", pid=settling.id)  # ... and that seat 0's card was no card
+    live = list(fusion._running_hand())
+    assert [a.event for a in live] == [_card(1, "KS", 0).event, _card(0, "7D", 0).event]
+    assert live[0].origin is sure and live[0].resolved_by == "amend" and live[0].how == "auto"
+    assert live[1].how == "confirm"
+    fusion.submit(Proposal({"type": "rename", "card": "7D", "name": "6D"}, 7.5))
+    fusion.tick(8.5)
+    assert fusion.log.game.events[1:] == [_card(0, "7D", 0).event, _card(1, "KS", 0).event]
+
+
+def test_a_weak_card_that_went_in_outside_its_seats_zone_is_taken_out_when_the_next_card_says_so():
+    """Seat 1 led trick 2; a barely read card lying in seat 3's zone went in first as seat 1's lead (the
+    unattended timeout puts a face-up card in), so seat 1's own card, put down in its zone, was held for
+    seat 2's turn (a rendered Clean-28 hand of seed 262: one ghost, and every card of the trick a seat
+    off).  Taking the ghost out puts both back: it is taken out and the held card goes in for seat 1."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "KD"), (2, "7S"), (3, "JH")]):  # KD: seat 1 leads
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    fusion.submit(_zoned(1, "2C", 6.0, 3, flags=["wrong_seat", "low_confidence"], alternatives=["3C"],
+                         confidence=0.05))
+    t = 1.0
+    while t < 20.0:
+        fusion.tick(t)
+        t += 0.1
+    assert fusion.log.game.events[5] == _card(1, "2C", 0).event
+    fusion.submit(_zoned(2, "QD", 20.0, 1, flags=["wrong_seat"]))
+    while t < 40.0:
+        fusion.tick(t)
+        t += 0.1
+    assert fusion.log.game.events[5:] == [_card(1, "QD", 0).event]
+    assert any("2C, a doubtful card outside its seat's zone, was no play" in m for m in fusion.messages)
