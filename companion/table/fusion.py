@@ -631,12 +631,14 @@ class Fusion:
         least two plays fewer lie outside their zones (the held card and the camera's cards queued behind
         it counted in turn, see :meth:`_misses_after`), and only when one renaming does it best (in
         session 9, renaming on the next trick's first card alone picked the wrong card both times) or,
-        of those that do, one gives a card renamed since it went in its first name back.  A held card is
-        looked at again when another card queues behind it.
+        of those that do, one gives a card renamed since it went in its first name back.  A weak card
+        that went in for another seat than its zone's may instead be taken out, as no card (a ghost that
+        went in as a seat's lead puts every later card of the trick a seat off: a rendered Clean-28 hand
+        of seed 262).  A held card is looked at again when another card queues behind it.
 
-        Replays of the recorded streams of seeds 244-255 (session 58): 704 -> 707 of 720 hands scored
-        right with nobody answering (the traced seed 253 Mineiro session, 1 -> 4 of 4), 708 = 708
-        answered; no other session changed."""
+        Session 58, judged on fresh table seeds 264-271: 459 -> 467 of 480 hands scored right with
+        nobody answering, 469 -> 476 answered, no session worse; on the recorded streams of seeds
+        244-263 (the traced ones among them) 1171 -> 1177 and 1180 -> 1183 of 1,200."""
         if head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE):
             return False
         later = [p for p in self.queue[1:] if p.source == "vision" and p.words is None
