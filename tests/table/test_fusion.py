@@ -923,6 +923,25 @@ def test_words_that_fit_no_call_after_a_ghost_ended_the_hand_are_heard_again_whe
     assert any("'quiero' heard again" in m for m in fusion.messages) and not fusion.unplaced
 
 
+def _unattended_kd_takes_trick_one() -> Fusion:
+    """Nobody answers; vira 5H; trick 1 4C, KD, 7S, JH from seats 0-3, each in its zone: seat 1 leads trick 2."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
+    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
+    for k, (seat, card) in enumerate([(0, "4C"), (1, "KD"), (2, "7S"), (3, "JH")]):
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    return fusion
+
+
+def _tick_until(fusion: Fusion, t: float, until: float) -> float:
+    """``fusion`` ticked every 0.1 stream seconds from ``t`` until ``until``; the time reached."""
+    while t < until:
+        fusion.tick(t)
+        t += 0.1
+    return t
+
+
 def test_a_card_renamed_late_takes_its_first_name_back_when_the_next_tricks_cards_say_so():
     """The traced loss of seed 253 (a rendered Mineiro hand), made small.  Seat 2's JC, read unsure, took
     trick 2 and went in; the tracker then read it as 7C (its readings flip-flopped), which gave the trick,
@@ -930,31 +949,19 @@ def test_a_card_renamed_late_takes_its_first_name_back_when_the_next_tricks_card
     alone is a seat off, as a card put down out of turn would be, but the two together are the lead of
     the renamed trick's true winner.  The renamed card carries its proposal through the amend, so it is
     renamed back, and both cards go in for the seats of their zones."""
-    from companion.table.replay import UNATTENDED
-
-    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
-    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
-    for k, (seat, card) in enumerate([(0, "4C"), (1, "KD"), (2, "7S"), (3, "JH")]):  # KD: seat 1 leads
-        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    fusion = _unattended_kd_takes_trick_one()
     unsure = {"flags": ["low_confidence"], "alternatives": ["7C", "QC"], "confidence": 0.3}
     for k, (seat, card) in enumerate([(1, "5C"), (2, "JC"), (3, "4H"), (0, "QS")]):  # JC takes trick 2
         fusion.submit(_zoned(seat, card, 5.0 + k, seat, **(unsure if card == "JC" else {})))
     fusion.submit(Proposal({"type": "rename", "card": "JC", "name": "7C"}, 10.0))
-    t = 1.0
-    while t < 12.0:
-        fusion.tick(t)
-        t += 0.1
+    t = _tick_until(fusion, 1.0, 12.0)
     assert fusion.log.game.events[6] == _card(2, "7C", 0).event  # renamed: seat 0 leads trick 3
     assert view_of(fusion.log.game, 3).turn == 0
     fusion.submit(_zoned(0, "2D", 12.0, 2, flags=["wrong_seat"]))
-    while t < 14.0:  # alone, a card a seat off renames nothing
-        fusion.tick(t)
-        t += 0.1
+    t = _tick_until(fusion, t, 14.0)  # alone, a card a seat off renames nothing
     assert fusion.log.game.events[6] == _card(2, "7C", 0).event
     fusion.submit(_zoned(1, "3H", 14.0, 3, flags=["wrong_seat"]))
-    while t < 30.0:
-        fusion.tick(t)
-        t += 0.1
+    t = _tick_until(fusion, t, 30.0)
     assert fusion.log.game.events[5:] == [
         _card(1, "5C", 0).event, _card(2, "JC", 0).event, _card(3, "4H", 0).event, _card(0, "QS", 0).event,
         _card(2, "2D", 0).event, _card(3, "3H", 0).event]
@@ -990,22 +997,12 @@ def test_a_weak_card_that_went_in_outside_its_seats_zone_is_taken_out_when_the_n
     unattended timeout puts a face-up card in), so seat 1's own card, put down in its zone, was held for
     seat 2's turn (a rendered Clean-28 hand of seed 262: one ghost, and every card of the trick a seat
     off).  Taking the ghost out puts both back: it is taken out and the held card goes in for seat 1."""
-    from companion.table.replay import UNATTENDED
-
-    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=3)
-    fusion.submit(Proposal({"type": "hand", "dealer": 3, "vira": "5H"}, 0.0))
-    for k, (seat, card) in enumerate([(0, "4C"), (1, "KD"), (2, "7S"), (3, "JH")]):  # KD: seat 1 leads
-        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    fusion = _unattended_kd_takes_trick_one()
     fusion.submit(_zoned(1, "2C", 6.0, 3, flags=["wrong_seat", "low_confidence"], alternatives=["3C"],
                          confidence=0.05))
-    t = 1.0
-    while t < 20.0:
-        fusion.tick(t)
-        t += 0.1
+    t = _tick_until(fusion, 1.0, 20.0)
     assert fusion.log.game.events[5] == _card(1, "2C", 0).event
     fusion.submit(_zoned(2, "QD", 20.0, 1, flags=["wrong_seat"]))
-    while t < 40.0:
-        fusion.tick(t)
-        t += 0.1
+    t = _tick_until(fusion, t, 40.0)
     assert fusion.log.game.events[5:] == [_card(1, "QD", 0).event]
     assert any("2C, a doubtful card outside its seat's zone, was no play" in m for m in fusion.messages)
