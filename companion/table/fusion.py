@@ -108,6 +108,9 @@ class FusionConfig:
     # 1516, but seed 17 -3 in both (a single card's gain was a wrong change in 4 of the 5 traced); 2
     # gave 1476 / 1521, no seed worse by more than one hand
     reopen_gain: int | None = 2
+    # a card held for lying in another seat's zone than the turn's has one change to the running hand made
+    # when it leaves this many fewer plays outside their seats' zones (Fusion._reread_for_zones; None: never)
+    reread_gain: int | None = 2
     # ... and a change that fits with less waits this long (stream seconds after the card) for the cards put
     # down after it, which count too when they go in for the seats whose zones they lie in (None: no wait)
     reopen_wait: float | None = 4.0
@@ -639,7 +642,8 @@ class Fusion:
         Session 58, judged on fresh table seeds 264-271: 459 -> 467 of 480 hands scored right with
         nobody answering, 469 -> 476 answered, no session worse; on the recorded streams of seeds
         244-263 (the traced ones among them) 1171 -> 1177 and 1180 -> 1183 of 1,200."""
-        if head.event.get("type") != "play" or "wrong_seat" not in head.flags or head.zone in (None, CENTRE):
+        if (self.config.reread_gain is None or head.event.get("type") != "play" or "wrong_seat" not in head.flags
+                or head.zone in (None, CENTRE)):
             return False
         later = [p for p in self.queue[1:] if p.source == "vision" and p.words is None
                  and p.event.get("type") == "play" and p.zone not in (None, CENTRE) and "after_hand" not in p.flags]
@@ -662,7 +666,7 @@ class Fusion:
                 options.append(None)  # taken out: a weak card that went in outside its seat's zone may be no card
             for name in options:
                 gain = self._zone_gain(self.game, card, name, held)
-                if gain is not None and gain[0] >= 2:
+                if gain is not None and gain[0] >= self.config.reread_gain:
                     gains.append((gain[0], name == first, card, name, gain[1]))
         best = [g for g in gains if g[0] == max((g[0] for g in gains), default=0)]
         if len(best) > 1:

@@ -172,19 +172,28 @@ def test_a_card_put_down_after_the_hand_ended_is_no_vira():
 
 
 def test_a_hand_ended_by_a_ghost_goes_on_when_the_next_card_comes():
-    # a weak box in seat 0's zone went in as seat 1's KS (asked about; unattended, applied at the timeout),
-    # won the trick and ended the hand; seat 2's 5C then came "after the hand".  Taking the ghost out lets
-    # the hand go on with every card in its own seat's zone, so it is taken out (the log shows the undos)
+    # a weak box in seat 0's zone went in as seat 1's KS (asked about; unattended, applied at the timeout).
+    # Seat 1's own 4H, in its zone, is then held for seat 2's turn: taking the ghost out puts it in its
+    # seat's zone, so the ghost is taken out there (the log shows the undo: Fusion._reread_for_zones)
+    want = [(0, "7C"), (1, "7D"), (2, "QS"), (3, "JH"), (3, "4C"), (0, "QD"), (1, "4H"), (2, "5C"),
+            (0, "7S"), (1, "4S"), (2, "2D"), (3, "3C")]
     s = run_stream("ghost_ends_hand", fusion=FusionConfig(**UNATTENDED.__dict__))
-    plays = [(e["seat"], e["card"]) for e in s.log.game.events if e["type"] == "play"]
-    assert plays == [(0, "7C"), (1, "7D"), (2, "QS"), (3, "JH"), (3, "4C"), (0, "QD"), (1, "4H"), (2, "5C"),
-                     (0, "7S"), (1, "4S"), (2, "2D"), (3, "3C")]
+    assert [(e["seat"], e["card"]) for e in s.log.game.events if e["type"] == "play"] == want
+    assert [e["type"] for e in events(s)].count("undo") == 1
+    assert s.log.game.state.to_dict()["score"] == [0, 1] and not s.fusion.alerts
+    assert any("KS, a doubtful card outside its seat's zone, was no play" in m for m in s.fusion.messages)
+    # without that (reread_gain None) 4H goes in as seat 2's, the ghost wins the trick and ends the hand, and
+    # seat 2's 5C comes "after the hand": taking the ghost out lets the hand go on with every card in its own
+    # seat's zone, so it is taken out then (the log shows the undos: Fusion._after_hand)
+    s = run_stream("ghost_ends_hand", fusion=FusionConfig(**{**UNATTENDED.__dict__, "reread_gain": None}))
+    assert [(e["seat"], e["card"]) for e in s.log.game.events if e["type"] == "play"] == want
     assert [e["type"] for e in events(s)].count("undo") == 2
     assert s.log.game.state.to_dict()["score"] == [0, 1] and not s.fusion.alerts
     assert any("KS, a doubtful card outside its seat's zone, was no play" in m for m in s.fusion.messages)
-    # without it (reopen_gain None) the hand ends on the ghost and 5C is only shown; so are the last trick's
-    # cards, put down while that hand's vira still lies by the deck (7S, by the deck, is no vira: it waits)
-    shown = run_stream("ghost_ends_hand", fusion=FusionConfig(**{**UNATTENDED.__dict__, "reopen_gain": None}))
+    # without either (reopen_gain None too) the hand ends on the ghost and 5C is only shown; so are the last
+    # trick's cards, put down while that hand's vira still lies by the deck (7S, by the deck, is no vira: it waits)
+    shown = run_stream("ghost_ends_hand", fusion=FusionConfig(**{**UNATTENDED.__dict__, "reopen_gain": None,
+                                                                 "reread_gain": None}))
     assert {"type": "play", "seat": 1, "card": "KS"} in events(shown)
     assert [(a.flags, a.event["card"]) for a in shown.fusion.alerts] == [
         (["after_hand"], "5C"), (["after_hand"], "4S"), (["after_hand"], "2D"), (["after_hand"], "3C")]
