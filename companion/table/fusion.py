@@ -499,6 +499,8 @@ class Fusion:
                 if self.now < head.t + self.config.hold or not self._after_hand(head):
                     return
                 continue
+            if self._zone_due_now(head):
+                continue
             if head.id in self.pending_since and self._reorder_by_zones(head):
                 continue
             if head.id in self.pending_since and self._reread_for_zones(head):
@@ -637,11 +639,14 @@ class Fusion:
         of those that do, one gives a card renamed since it went in its first name back.  A weak card
         that went in for another seat than its zone's may instead be taken out, as no card (a ghost that
         went in as a seat's lead puts every later card of the trick a seat off: a rendered Clean-28 hand
-        of seed 262).  A held card is looked at again when another card queues behind it.
+        of seed 262).  The held card may also be a weak card of its zone's seat seen again (first read as
+        another card while it was put down: seed 259), which is renamed so, the held card no new play.  A
+        held card is looked at again when another card queues behind it.
 
         Session 58, judged on fresh table seeds 264-271: 459 -> 467 of 480 hands scored right with
         nobody answering, 469 -> 476 answered, no session worse; on the recorded streams of seeds
-        244-263 (the traced ones among them) 1171 -> 1177 and 1180 -> 1183 of 1,200."""
+        244-263 (the traced ones among them) 1171 -> 1177 and 1180 -> 1183 of 1,200.  The card seen again
+        (rule 11): fresh seeds 280-287 463 -> 466 and 474 -> 474; recorded 244-279 2116 -> 2116 and 2134 -> 2136."""
         if (self.config.reread_gain is None or head.event.get("type") != "play" or "wrong_seat" not in head.flags
                 or head.zone in (None, CENTRE)):
             return False
@@ -653,7 +658,7 @@ class Fusion:
         self._reread_tried.add(key)
         held = [(p.zone, p.event) for p in [head, *later]]
         seen = {p.event.get("card") for p in [head, *later]}  # not a name for a card in the log
-        gains: list[tuple[int, bool, str, str, list[dict[str, Any]]]] = []
+        gains: list[tuple[int, bool, str, str | None, list[dict[str, Any]], bool]] = []
         for entry in self._running_hand():
             prop, card = entry.origin, entry.event.get("card")
             if (prop is None or prop.source != "vision" or not card or entry.how in ("confirm", "typed")
@@ -667,7 +672,15 @@ class Fusion:
             for name in options:
                 gain = self._zone_gain(self.game, card, name, held)
                 if gain is not None and gain[0] >= self.config.reread_gain:
-                    gains.append((gain[0], name == first, card, name, gain[1]))
+                    gains.append((gain[0], name == first, card, name, gain[1], False))
+            seen_again = head.event.get("card")
+            if (seen_again and "low_confidence" in prop.flags and entry.event.get("type") == "play"
+                    and prop.zone == head.zone == entry.event.get("seat")):
+                # the held card may be this weak card of its zone's seat seen again (read as another card while it
+                # was put down): renamed so, and the held card is no new play
+                gain = self._zone_gain(self.game, card, seen_again, held, held[1:])
+                if gain is not None and gain[0] >= self.config.reread_gain:
+                    gains.append((gain[0], False, card, seen_again, gain[1], True))
         best = [g for g in gains if g[0] == max((g[0] for g in gains), default=0)]
         if len(best) > 1:
             # several renamings fit as well: a card renamed since it went in (a late re-read) taking its
@@ -676,12 +689,31 @@ class Fusion:
             best = [g for g in best if g[1]]
         if len(best) != 1:
             return False
-        _, _, card, name, again = best[0]
+        _, _, card, name, again, same = best[0]
+        if same:
+            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}, "
+                                   f"seen again")
+            head.reason = (head.reason + "; " if head.reason else "") + f"{card}, seen again"
+            self._unqueue(head)
+            return True
         if name is None:  # the play and every event after it undone, and these put in again without it
             self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card}, a doubtful "
                                    f"card outside its seat's zone, was no play", undo=len(again) + 1)
         else:
             self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
+        self._seat_by_zone(head)
+        return True
+
+    def _zone_due_now(self, head: Proposal) -> bool:
+        """A camera card flagged for lying in another seat's zone than the turn's when the tracker proposed it,
+        whose zone's seat may play now (an amend changed the turns since): it takes that seat, the flag
+        dropped.  Why: a face-down card so flagged is left out at the unattended timeout, and a face-up one
+        goes in for the seat the turn names; after session 58's zone test took a card seen twice out of
+        trick 1 (a rendered Mineiro hand of seed 259), seat 3's face-down card, in its zone and due, was
+        left out for a flag from before."""
+        if ("wrong_seat" not in head.flags or head.source != "vision" or head.event.get("type") != "play"
+                or head.zone in (None, CENTRE) or head.zone not in view_of(self.game, self.first_dealer).turns):
+            return False
         self._seat_by_zone(head)
         return True
 
@@ -1134,10 +1166,13 @@ class Fusion:
         return gain is not None and gain[0] >= 2
 
     def _zone_gain(self, game: Any, card: str, name: str | None,
-                   held: list[tuple[int | None, dict[str, Any] | None]]) -> tuple[int, list[dict[str, Any]]] | None:
+                   held: list[tuple[int | None, dict[str, Any] | None]],
+                   held_after: list[tuple[int | None, dict[str, Any] | None]] | None = None,
+                   ) -> tuple[int, list[dict[str, Any]]] | None:
         """How many fewer of the running hand's camera plays after ``card``, and of the cards now put down
         (``held``: see :meth:`_misses_after`), lie outside the zone of the seat the engine gives them once
-        ``card`` is renamed ``name`` (None: once its play is taken out, itself counted), and the events
+        ``card`` is renamed ``name`` (None: once its play is taken out, itself counted; ``held_after``: the
+        cards put down that still count after the change, when one of them was ``card`` seen again), and the events
         the changed hand goes in again with (:func:`rename_in_hand`'s or :func:`drop_from_hand`'s, for
         :meth:`_put_again`).  None: ``card`` is not in the running hand, or the changed hand does not go in."""
         tail = hand_tail(game, card)
@@ -1154,7 +1189,7 @@ class Fusion:
             return None
         zones = self._hand_zones()
         return (self._misses_after(game, tail[first:], zones, held)
-                - self._misses_after(changed, again[first:], zones, held)), again
+                - self._misses_after(changed, again[first:], zones, held if held_after is None else held_after)), again
 
     def _misses_after(self, after: Any, plays: list[dict[str, Any]], zones: dict[str, int],
                       held: list[tuple[int | None, dict[str, Any] | None]]) -> int:

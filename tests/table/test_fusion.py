@@ -1006,3 +1006,29 @@ def test_a_weak_card_that_went_in_outside_its_seats_zone_is_taken_out_when_the_n
     t = _tick_until(fusion, t, 40.0)
     assert fusion.log.game.events[5:] == [_card(1, "QD", 0).event]
     assert any("2C, a doubtful card outside its seat's zone, was no play" in m for m in fusion.messages)
+
+
+def test_a_held_card_can_be_a_weak_card_of_its_seat_seen_again_and_the_next_cards_take_their_zones_seats():
+    """Seat 0's last card of trick 1 was first read, barely, as 5C while it was put down, and went in; the
+    camera then read it as QC where it lay, a new card to the tracker, held for seat 1's turn (a rendered
+    Mineiro hand of seed 259).  Seat 1's face-down card and seat 2's 3S, each in its zone, queue behind.
+    Taken as seat 0's card seen again, the weak card is renamed QC and the held card is no new play: then
+    every card lies in its seat's zone.  Seat 1's face-down card, flagged a seat off when it was seen, takes
+    its seat at once (left flagged, the unattended timeout would leave a face-down card out)."""
+    from companion.table.replay import UNATTENDED
+
+    fusion = Fusion(MemoryTableLog(MATCH), FusionConfig(**UNATTENDED.__dict__), first_dealer=0)
+    fusion.submit(Proposal({"type": "hand", "dealer": 0, "vira": "5H"}, 0.0))
+    for k, (seat, card) in enumerate([(1, "KD"), (2, "7S"), (3, "JH")]):  # KD takes trick 1 either way
+        fusion.submit(_zoned(seat, card, 1.0 + k, seat))
+    fusion.submit(_zoned(0, "5C", 4.0, 0, flags=["low_confidence"], alternatives=["5S"], confidence=0.02))
+    t = _tick_until(fusion, 1.0, 10.0)
+    assert fusion.log.game.events[4] == _card(0, "5C", 0).event
+    fusion.submit(_zoned(1, "QC", 10.0, 0, flags=["wrong_seat"]))
+    fusion.submit(Proposal({"type": "play", "seat": 2, "covered": True}, 12.0, 0.8, "vision", ["wrong_seat"], zone=1))
+    fusion.submit(_zoned(3, "3S", 13.0, 2, flags=["wrong_seat"]))
+    _tick_until(fusion, t, 40.0)
+    assert fusion.log.game.events[1:] == [
+        _card(1, "KD", 0).event, _card(2, "7S", 0).event, _card(3, "JH", 0).event, _card(0, "QC", 0).event,
+        {"type": "play", "seat": 1, "covered": True}, _card(2, "3S", 0).event]
+    assert any("5C was QC, seen again" in m for m in fusion.messages) and not fusion.rejected
