@@ -40,6 +40,7 @@ import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,12 +109,12 @@ class FusionConfig:
     # 1516, but seed 17 -3 in both (a single card's gain was a wrong change in 4 of the 5 traced); 2
     # gave 1476 / 1521, no seed worse by more than one hand
     reopen_gain: int | None = 2
-    # a card held for lying in another seat's zone than the turn's has one change to the running hand made
-    # when it leaves this many fewer plays outside their seats' zones (Fusion._reread_for_zones; None: never)
-    reread_gain: int | None = 2
     # ... and a change that fits with less waits this long (stream seconds after the card) for the cards put
     # down after it, which count too when they go in for the seats whose zones they lie in (None: no wait)
     reopen_wait: float | None = 4.0
+    # a card held for lying in another seat's zone than the turn's has one change to the running hand made
+    # when it leaves this many fewer plays outside their seats' zones (Fusion._reread_for_zones; None: never)
+    reread_gain: int | None = 2
     reorder_window: float = 2.0  # a card and a call this close may be swapped when only that order is legal
     reorder_cards: int = 4  # at most this many cards seen in a row are put back in the order of their zones
     reorder_seconds: float = 2.5  # ... the card moved first seen at most this long after the first of them
@@ -658,7 +659,9 @@ class Fusion:
         self._reread_tried.add(key)
         held = [(p.zone, p.event) for p in [head, *later]]
         seen = {p.event.get("card") for p in [head, *later]}  # not a name for a card in the log
-        gains: list[tuple[int, bool, str, str | None, list[dict[str, Any]], bool]] = []
+        # each change that fits: (its gain, a renamed card taking its first name back, the changed card, why, the
+        # events the hand goes in again with, how many of its events they replace, the held card is it seen again)
+        gains: list[tuple[int, bool, str, str, list[dict[str, Any]], int, bool]] = []
         for entry in self._running_hand():
             prop, card = entry.origin, entry.event.get("card")
             if (prop is None or prop.source != "vision" or not card or entry.how in ("confirm", "typed")
@@ -672,15 +675,20 @@ class Fusion:
             for name in options:
                 gain = self._zone_gain(self.game, card, name, held)
                 if gain is not None and gain[0] >= self.config.reread_gain:
-                    gains.append((gain[0], name == first, card, name, gain[1], False))
-            seen_again = head.event.get("card")
-            if (seen_again and "low_confidence" in prop.flags and entry.event.get("type") == "play"
+                    if name is None:  # the play and every event after it undone, these put in again without it
+                        gains.append((gain[0], False, card, f"{card}, a doubtful card outside its seat's zone, was no "
+                                      f"play", gain[1], len(gain[1]) + 1, False))
+                    else:
+                        gains.append((gain[0], name == first, card, f"{card} was {name}", gain[1], len(gain[1]), False))
+            held_card = head.event.get("card")
+            if (held_card and "low_confidence" in prop.flags and entry.event.get("type") == "play"
                     and prop.zone == head.zone == entry.event.get("seat")):
                 # the held card may be this weak card of its zone's seat seen again (read as another card while it
                 # was put down): renamed so, and the held card is no new play
-                gain = self._zone_gain(self.game, card, seen_again, held, held[1:])
+                gain = self._zone_gain(self.game, card, held_card, held, held[1:])
                 if gain is not None and gain[0] >= self.config.reread_gain:
-                    gains.append((gain[0], False, card, seen_again, gain[1], True))
+                    gains.append((gain[0], False, card, f"{card} was {held_card}, seen again", gain[1], len(gain[1]),
+                                  True))
         best = [g for g in gains if g[0] == max((g[0] for g in gains), default=0)]
         if len(best) > 1:
             # several renamings fit as well: a card renamed since it went in (a late re-read) taking its
@@ -689,19 +697,13 @@ class Fusion:
             best = [g for g in best if g[1]]
         if len(best) != 1:
             return False
-        _, _, card, name, again, same = best[0]
-        if same:
-            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}, "
-                                   f"seen again")
+        _, _, card, why, again, undo, seen_again = best[0]
+        self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {why}", undo=undo)
+        if seen_again:
             head.reason = (head.reason + "; " if head.reason else "") + f"{card}, seen again"
             self._unqueue(head)
-            return True
-        if name is None:  # the play and every event after it undone, and these put in again without it
-            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card}, a doubtful "
-                                   f"card outside its seat's zone, was no play", undo=len(again) + 1)
         else:
-            self._put_again(again, f"the cards lie in the zones of other seats than the engine's: {card} was {name}")
-        self._seat_by_zone(head)
+            self._seat_by_zone(head)
         return True
 
     def _zone_due_now(self, head: Proposal) -> bool:
@@ -1133,7 +1135,7 @@ class Fusion:
         count = len(again) if undo is None else undo
         # the events undone, first first: ``again`` stands for the last of them (a card taken out leaves the
         # first of them out), each carrying the proposal of the event it replaces
-        undone = [entry for _, entry in zip(range(count), self._live())][::-1]
+        undone = list(islice(self._live(), count))[::-1]
         for _ in range(count):
             self.log.undo(source="amend")
             self.applied.append(Applied({"type": "undo"}, None, self.now, time.perf_counter(), [], "amend"))
