@@ -277,7 +277,7 @@ def detector_identity(det_conf: float | None, off_deck_prior: float, quad: str |
     from companion.vision.crops import QUAD_METHODS, quad_methods
     from companion.vision.outline_model import OUTLINE_MODEL_FILE
     from companion.vision.settings import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
-                                           TABLE_OUTLINE_MODEL, WHOLE_RANK_SURE)
+                                           TABLE_OUTLINE_MODEL, TABLE_OUTLINE_MODEL_BOXES, WHOLE_RANK_SURE)
 
     outline_model = (TABLE_OUTLINE_MODEL if outline_model is None else outline_model) \
         and (models_dir() / OUTLINE_MODEL_FILE).is_file()
@@ -285,16 +285,18 @@ def detector_identity(det_conf: float | None, off_deck_prior: float, quad: str |
     return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
             "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
             "rectify": RECTIFY, "quad": list(quad_methods(quad) if quad else QUAD_METHODS),
-            "outline_model": outline_model, "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
+            "outline_model": outline_model, "outline_model_boxes": TABLE_OUTLINE_MODEL_BOXES if outline_model else None,
+            "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
             "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE}
 
 
 def recorded_identity(header: dict[str, Any]) -> dict[str, Any] | None:
     """The detector identity a stream's header records; settings added since it was written count at
     the value that reproduces what was then done (``whole_rank_sure`` 0: the whole card's rank always
-    mixed in; no outline model)."""
+    mixed in; no outline model, and none of its outlines named alone)."""
     identity = header.get("detector")
-    return None if identity is None else {"whole_rank_sure": 0.0, "outline_model": False, **identity}
+    return None if identity is None else {"whole_rank_sure": 0.0, "outline_model": False, "outline_model_boxes": None,
+                                          **identity}
 
 
 def run_session(spec: SessionSpec, out: Path, mode: str, detector_cache: dict[Any, Any],

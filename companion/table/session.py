@@ -76,13 +76,16 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, out
     lower bar than in a photo, each index corner read from one window (a photo
     averages several: ``TABLE_CORNER_SHIFTS``), each card turned upright by the
     outline model's outline where it gives one (``outline_model``, None:
-    ``TABLE_OUTLINE_MODEL``).  Raises the
+    ``TABLE_OUTLINE_MODEL``), and the model's outlines no box covers named too
+    (``TABLE_OUTLINE_MODEL_BOXES``).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
     from companion.vision.detector import CardDetector
-    from companion.vision.settings import TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL
+    from companion.vision.settings import (TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL,
+                                           TABLE_OUTLINE_MODEL_BOXES)
 
     options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
-               "outline_model": TABLE_OUTLINE_MODEL if outline_model is None else outline_model, **options}
+               "outline_model": TABLE_OUTLINE_MODEL if outline_model is None else outline_model,
+               "outline_model_boxes": TABLE_OUTLINE_MODEL_BOXES, **options}
     return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
 
 

@@ -407,6 +407,8 @@ class CardDetector:
     "unfound": only for the boxes the finders find no outline for; "sure": not for the detector's faint boxes
     (``faint_conf``).  ``outline_exclusive``: each of the
     model's outlines goes to one box only, the one it fits best (:func:`match_outlines`).
+    ``outline_model_boxes``: also name the outline model's outlines scored this much or more that no box covers
+    (:func:`uncovered_outlines`), kept as the finders' outlines are (``outline_min_prob``); None: not (photos).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
     ``ONE_WINDOW`` reads one, as before session 13).
     ``rows``: split a face's box around a row of overlapping cards into the cards it holds
@@ -452,7 +454,8 @@ class CardDetector:
                  overlap_min: float = OVERLAP_MIN, square: bool = False, side_rank_weight: float = 0.0,
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
-                 outline_model_for: str = "all", outline_exclusive: bool = True) -> None:
+                 outline_model_for: str = "all", outline_exclusive: bool = True,
+                 outline_model_boxes: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -556,6 +559,9 @@ class CardDetector:
         self.outline_model_asked = outline_model
         if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():
             self.outline_model = OutlineModel(self.outline_path, threads)
+        if outline_model_boxes is not None and not 0.0 < outline_model_boxes < 1.0:
+            raise ValueError(f"outline_model_boxes must be in (0, 1) or None, got {outline_model_boxes!r}")
+        self.outline_model_boxes = outline_model_boxes
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -612,6 +618,13 @@ class CardDetector:
             found = np.concatenate([p[0] for p in parts])
             extra = outlines[[not (len(found) and (box_iou(b, found) > self.shrunk_overlap).any()) for b in outlines]]
             extra = extra.reshape(-1, 4)
+            parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.full(len(extra), OUTLINE_CLASS, dtype=int)))
+        if self.outline_model is not None and self.outline_model_boxes is not None:
+            # a card lying against another is often one paper to the finders and missed by the detector,
+            # while the outline model outlines it (a one-pip 7H beside a QD: session 59)
+            found = np.concatenate([p[0] for p in parts]).reshape(-1, 4)
+            extra = uncovered_outlines(self.outline_model.scored_rects(image_bgr), self.outline_model_boxes, found,
+                                       self.shrunk_overlap, image_bgr.shape[:2])
             parts.append((extra, np.full(len(extra), OUTLINE_SCORE), np.full(len(extra), OUTLINE_CLASS, dtype=int)))
         if self.faint_conf is not None:
             parts.append(self._faint_boxes(np.concatenate(faint_boxes).reshape(-1, 4), np.concatenate(faint_scores),
@@ -1130,6 +1143,34 @@ class CardDetector:
                                         float(scores[i])))
         result.sort(key=lambda d: -d.confidence)
         return result
+
+
+def uncovered_outlines(rects: list[tuple[tuple[tuple[float, float], tuple[float, float], float], float]],
+                       min_score: float, found: np.ndarray, overlap: float, size: tuple[int, int]) -> np.ndarray:
+    """The upright boxes (Mx4, clipped to the image's ``size`` h, w) of the outlines in ``rects`` (rotated
+    rectangles with their scores, surest first) scored ``min_score`` or more that no box of ``found`` nor a surer
+    outline taken before overlaps more than ``overlap`` (IoU), nor holds half of.
+
+    Why the second test: a box around a card holds the outline of a pip or a corner inside it whatever their
+    IoU; a card beside it shares a strip of its box, less than half."""
+    h, w = size
+    out: list[np.ndarray] = []
+    for rect, score in rects:
+        if score < min_score:
+            continue
+        pts = cv2.boxPoints(rect)
+        box = np.array([*pts.min(axis=0), *pts.max(axis=0)], dtype=np.float64).clip(0, [w, h, w, h])
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        if area <= 0:
+            continue
+        taken = np.concatenate([found.reshape(-1, 4), np.array(out).reshape(-1, 4)])
+        if len(taken):
+            ix = (np.minimum(box[2], taken[:, 2]) - np.maximum(box[0], taken[:, 0])).clip(0)
+            iy = (np.minimum(box[3], taken[:, 3]) - np.maximum(box[1], taken[:, 1])).clip(0)
+            if (box_iou(box, taken) > overlap).any() or (ix * iy / area >= 0.5).any():
+                continue
+        out.append(box)
+    return np.array(out, dtype=np.float64).reshape(-1, 4)
 
 
 def overlapped_boxes(boxes: np.ndarray, which: np.ndarray, share: float = OVERLAP_MIN) -> np.ndarray:

@@ -592,6 +592,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--outline-exclusive", action=argparse.BooleanOptionalAction, default=True,
                    help="each of the model's outlines to one box only, the one it fits best (--no-outline-exclusive: "
                         "as session 55, each box the outline it fits best)")
+    p.add_argument("--outline-model-boxes", type=float, default=None, metavar="SCORE",
+                   help="with the outline model: also name its outlines scored SCORE or more that no box covers, as "
+                        "the table does (TABLE_OUTLINE_MODEL_BOXES; default: not, as photos)")
     args = p.parse_args(argv)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
@@ -603,6 +606,7 @@ def main(argv: list[str] | None = None) -> int:
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
                                 side_rank_weight=args.side_rank_weight, side_rank_clear=args.side_rank_clear,
                                 outline_exclusive=args.outline_exclusive,
+                                outline_model_boxes=args.outline_model_boxes,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -631,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
                     "outline_model": detector.outline_path.name if detector.outline_model is not None else None,
                     "outline_model_for": detector.outline_model_for if detector.outline_model is not None else None,
                     "outline_exclusive": detector.outline_exclusive if detector.outline_model is not None else None,
+                    "outline_model_boxes": detector.outline_model_boxes if detector.outline_model is not None else None,
                     "corner_shifts": [list(o) for o in detector.corner_shifts],
                     "corner_model": detector.corner_path.name if detector.corners is not None else None,
                     "band_model": detector.band_path.name if detector.bands is not None else None,

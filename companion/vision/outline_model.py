@@ -70,10 +70,14 @@ class OutlineModel:
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else OUTLINE_SIZE
         self.stride = None if isinstance(shape[2], int) else OUTLINE_STRIDE
-        self._last: tuple[np.ndarray, list[RotatedRect]] | None = None
+        self._last: tuple[np.ndarray, list[tuple[RotatedRect, float]]] | None = None
 
     def rects(self, image_bgr: np.ndarray) -> list[RotatedRect]:
         """The cards' outlines in ``image_bgr`` (BGR), surest first, as OpenCV rotated rectangles."""
+        return [rect for rect, _score in self.scored_rects(image_bgr)]
+
+    def scored_rects(self, image_bgr: np.ndarray) -> list[tuple[RotatedRect, float]]:
+        """:meth:`rects` each with its score, surest first (the model read once a frame)."""
         if self._last is not None and self._last[0] is image_bgr:
             return self._last[1]
         img, r, (pad_x, pad_y) = letterbox(image_bgr, self.size, self.stride)
@@ -84,17 +88,18 @@ class OutlineModel:
         return found
 
 
-def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> list[RotatedRect]:
+def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> list[tuple[RotatedRect, float]]:
     """The end-to-end head's rows ``(cx, cy, w, h, score, class, angle in radians)`` in the letterboxed view
-    (shrunk by ``r``, shifted by ``pad``) as OpenCV rotated rectangles in the image's pixels (angle in degrees),
-    those scored ``conf`` or more, surest first.  Raises :class:`ModelError` for any other shape."""
+    (shrunk by ``r``, shifted by ``pad``) as OpenCV rotated rectangles in the image's pixels (angle in degrees)
+    with their scores, those scored ``conf`` or more, surest first.  Raises :class:`ModelError` for any other
+    shape."""
     pred = out[0] if out.ndim == 3 else out
     if pred.ndim != 2 or pred.shape[-1] != 7:
         raise ModelError(f"unexpected outline model output shape {out.shape}; expected (1, N, 7)")
     pred = pred[pred[:, 4] >= conf]
     pred = pred[np.argsort(-pred[:, 4], kind="stable")]
-    return [(((float(x) - pad[0]) / r, (float(y) - pad[1]) / r), (float(w) / r, float(h) / r), math.degrees(a))
-            for x, y, w, h, _score, _cls, a in pred]
+    return [((((float(x) - pad[0]) / r, (float(y) - pad[1]) / r), (float(w) / r, float(h) / r), math.degrees(a)),
+             float(score)) for x, y, w, h, score, _cls, a in pred]
 
 
 def _fits(rects: list[RotatedRect], box: tuple[float, float, float, float], min_cover: float,

@@ -219,6 +219,15 @@ PHOTO_OUTLINE_MODEL_FOR = "all"
 # seeds): fresh table seeds 248-251, hands scored right 233 -> 235 of 240 with nobody answering (no seed lost one),
 # 235 -> 237 answered; a 1280x720 frame 48 -> 51 ms.  A models folder without card-outlines.onnx reads as before.
 TABLE_OUTLINE_MODEL = True
+# Whether the table also names the outline model's outlines scored this much or more that no detector box nor
+# finder's outline covers (CardDetector's ``outline_model_boxes``, kept as a finder's outline is, at
+# TABLE_OUTLINE_MIN_PROB); None: not.  Why it was tried: a card put down against another is missed by the detector
+# and one paper to the finders, while the model outlines it (session 59: a one-pip 7H beside a QD, outlined at 0.77
+# and never boxed, lost a hand).  Off, as judged in session 59 by a rule written before its seeds: the videos of
+# recorded seeds 264-295 read again gained 3 hands with nobody answering and 3 answered (1871 -> 1874, 1899 -> 1902
+# of 1920), fresh seeds 296-303 none (472 = 472, 473 = 473 of 480); the synthetic figure, read down to 0.01, the
+# same (val155 0.7495).  bench/evaluation-history.md, session 59.
+TABLE_OUTLINE_MODEL_BOXES: float | None = None
 # Photos letterbox every view to the detector's 320x320 square; the table pads a frame only to the stride
 # (CardDetector's ``square``).  Why apart (session 45, the detector exported with a dynamic input, the same
 # weights): the table's 1280x720 frame ran 6.4 and 4.6 ms faster on average in two sets of three runs taken

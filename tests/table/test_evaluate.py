@@ -48,15 +48,21 @@ def test_recorded_detections_replay_the_video_run(tmp_path):
     stream.write_text("\n".join([json.dumps(other)] + lines[1:]) + "\n")
     with pytest.raises(ValueError, match="recorded with"):
         main(args)
+    # ... and one that named the outline model's outlines no box covered, or did not
+    rule["whole_rank_sure"] = json.loads(lines[0])["stream"]["detector"]["whole_rank_sure"]
+    rule["outline_model_boxes"] = 0.9 if rule.get("outline_model_boxes") is None else None
+    stream.write_text("\n".join([json.dumps(other)] + lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="recorded with"):
+        main(args)
 
 
 def test_a_stream_header_without_a_later_setting_counts_it_as_it_then_was():
     """Streams recorded before ``whole_rank_sure`` existed mixed the whole card's rank always (0), and before
-    session 55 none read the outline model."""
+    session 55 none read the outline model, and before session 59 none named its outlines that no box covers."""
     from companion.table.evaluate import recorded_identity
 
     assert recorded_identity({"detector": {"conf": 0.15}}) == {"conf": 0.15, "whole_rank_sure": 0.0,
-                                                               "outline_model": False}
+                                                               "outline_model": False, "outline_model_boxes": None}
     assert recorded_identity({"detector": {"conf": 0.15, "whole_rank_sure": 0.7}})["whole_rank_sure"] == 0.7
     assert recorded_identity({}) is None
 
