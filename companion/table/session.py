@@ -77,7 +77,7 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, out
     averages several: ``TABLE_CORNER_SHIFTS``), each card turned upright by the
     outline model's outline where it gives one (``outline_model``, None:
     ``TABLE_OUTLINE_MODEL``), and the model's outlines no box covers named too
-    (``TABLE_OUTLINE_MODEL_BOXES``).  Raises the
+    where ``TABLE_OUTLINE_MODEL_BOXES`` asks (off: session 59).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
     from companion.vision.detector import CardDetector
     from companion.vision.settings import (TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL,

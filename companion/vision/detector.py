@@ -45,7 +45,8 @@ from companion.vision.crops import quad_methods as quad_methods_of  # (its own n
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
-from companion.vision.outline_model import OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, match_outlines
+from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
+                                           match_outlines)
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, BAND_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT,
@@ -1145,8 +1146,8 @@ class CardDetector:
         return result
 
 
-def uncovered_outlines(rects: list[tuple[tuple[tuple[float, float], tuple[float, float], float], float]],
-                       min_score: float, found: np.ndarray, overlap: float, size: tuple[int, int]) -> np.ndarray:
+def uncovered_outlines(rects: list[tuple[RotatedRect, float]], min_score: float, found: np.ndarray, overlap: float,
+                       size: tuple[int, int]) -> np.ndarray:
     """The upright boxes (Mx4, clipped to the image's ``size`` h, w) of the outlines in ``rects`` (rotated
     rectangles with their scores, surest first) scored ``min_score`` or more that no box of ``found`` nor a surer
     outline taken before overlaps more than ``overlap`` (IoU), nor holds half of.
