@@ -1291,3 +1291,25 @@ def test_a_played_card_seen_only_weakly_keeps_the_table_from_being_swept():
     kinds = [(e["type"], e.get("seat"), e.get("card")) for e in events(session)]
     assert kinds == [("hand", None, None), ("play", 0, "JD"), ("play", 1, "7H")], kinds
     assert not any("left the view" in e for e in session.tracker.events)
+
+
+def test_a_weak_card_put_down_over_a_played_one_gets_its_own_track():
+    """Seat 0's AS is played; then a 4C is put down partly over it, read weakly, and the AS, still showing,
+    is read more weakly still, its box mostly inside the 4C's.  Before, the AS's box was dropped as part of the
+    surer 4C and the AS's track took the 4C's box and readings: the 4C never reached the game (a rendered
+    six-player hand of seed 304, lost).  Now the AS is seen again where it lay, and the 4C is a card of its own."""
+    def run(config: TrackerConfig) -> list[Proposal]:
+        table = _FakeTable()
+        tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))), config)
+        for k in range(5):
+            tracker.update(_frame(k / 10, ("AS", 0.9, (320, 400))), lambda: table.view, table.submit)
+        for k in range(5, 25):  # the detector sure of a card there (0.44), the classifier less of which
+            frame = FrameDetections(k / 10, (Detection("4C", 0.17, (305, 362, 365, 448), 0.44),
+                                             Detection("AS", 0.11, (290, 357, 350, 443), 0.2)), None, (640, 480))
+            tracker.update(frame, lambda: table.view, table.submit)
+        return table.proposals
+
+    got = run(TrackerConfig())
+    assert [p.event["card"] for p in got] == ["AS", "4C"]
+    assert "low_confidence" in got[1].flags
+    assert [p.event["card"] for p in run(TrackerConfig(still_there_iou=None))] == ["AS"]
