@@ -20,7 +20,8 @@ How a detection becomes an event:
 * Weak detections (presence between ``weak_confidence`` and
   ``min_detection_confidence``) keep a card's track going; a card seen only
   weakly counts after ``weak_frames``, and a weak box mostly inside a surer one
-  is part of that card.  A card the detector barely sees for seconds is still
+  is part of that card, unless a card already tracked lies there (``still_there_iou``:
+  the surer box is a new card put down over it).  A card the detector barely sees for seconds is still
   a card, and losing it gives every later card of the hand the wrong seat.
   A card read under ``settle_confidence`` is given ``2 x min_frames`` first.
 * Every card accounted for in a hand leaves an *anchor* (label + place).  A
