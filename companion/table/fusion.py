@@ -662,6 +662,7 @@ class Fusion:
         # each change that fits: (its gain, a renamed card taking its first name back, the changed card, why, the
         # events the hand goes in again with, how many of its events they replace, the held card is it seen again)
         gains: list[tuple[int, bool, str, str, list[dict[str, Any]], int, bool]] = []
+        held_card = head.event.get("card")
         for entry in self._running_hand():
             prop, card = entry.origin, entry.event.get("card")
             if (prop is None or prop.source != "vision" or not card or entry.how in ("confirm", "typed")
@@ -680,7 +681,6 @@ class Fusion:
                                       f"play", gain[1], len(gain[1]) + 1, False))
                     else:
                         gains.append((gain[0], name == first, card, f"{card} was {name}", gain[1], len(gain[1]), False))
-            held_card = head.event.get("card")
             if (held_card and "low_confidence" in prop.flags and entry.event.get("type") == "play"
                     and prop.zone == head.zone == entry.event.get("seat")):
                 # the held card may be this weak card of its zone's seat seen again (read as another card while it

@@ -452,7 +452,11 @@ class TableTracker:
         need = self.config.still_there_iou
         if need is None or det.seen >= self.config.min_detection_confidence:
             return False
-        return any(iou(t.box, det.box) >= need and iou(t.box, det.box) > iou(t.box, surer.box) for t in self.tracks)
+        for track in self.tracks:
+            here = iou(track.box, det.box)
+            if here >= need and here > iou(track.box, surer.box):
+                return True
+        return False
 
     def _replaced(self, track: Track, det: Detection) -> bool:
         """A card of a finished hand, unseen for a moment, and now something else read at its place: the

@@ -1161,15 +1161,11 @@ def uncovered_outlines(rects: list[tuple[RotatedRect, float]], min_score: float,
             continue
         pts = cv2.boxPoints(rect)
         box = np.array([*pts.min(axis=0), *pts.max(axis=0)], dtype=np.float64).clip(0, [w, h, w, h])
-        area = (box[2] - box[0]) * (box[3] - box[1])
-        if area <= 0:
+        if (box[2] - box[0]) * (box[3] - box[1]) <= 0:
             continue
         taken = np.concatenate([found.reshape(-1, 4), np.array(out).reshape(-1, 4)])
-        if len(taken):
-            ix = (np.minimum(box[2], taken[:, 2]) - np.maximum(box[0], taken[:, 0])).clip(0)
-            iy = (np.minimum(box[3], taken[:, 3]) - np.maximum(box[1], taken[:, 1])).clip(0)
-            if (box_iou(box, taken) > overlap).any() or (ix * iy / area >= 0.5).any():
-                continue
+        if len(taken) and ((box_iou(box, taken) > overlap).any() or any(_inside(box, k) >= 0.5 for k in taken)):
+            continue
         out.append(box)
     return np.array(out, dtype=np.float64).reshape(-1, 4)
 
