@@ -347,3 +347,15 @@ def test_the_outline_models_outlines_no_box_covers_can_name_a_card_the_detector_
 def _upright_iou_boxes(a, b) -> float:
     inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def test_an_outline_box_score_outside_zero_to_one_is_one_clear_error(capsys):
+    from companion.vision.detector import CardDetector
+    from companion.vision.evaluate import main
+
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="outline_model_boxes must be in"):
+            CardDetector("french", outline_model=True, outline_model_boxes=bad)
+    with pytest.raises(SystemExit):
+        main(["latency", "--outline-model", "--outline-model-boxes", "2"])
+    assert "outline_model_boxes must be in (0, 1)" in capsys.readouterr().err
