@@ -177,6 +177,9 @@ class GameState:
     envido: dict[str, Any] | None
     flor: dict[str, Any] | None
     score_text: list[str] = field(default_factory=list)
+    # the face-up cards of the whole deal, the vira included (sorted): in a pica-pica deal ``tricks`` and
+    # ``trick`` show only the live duel, but no card of an earlier duel can be played again
+    seen: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -691,6 +694,7 @@ class Game:
             eleven_team=self._eleven_team if deal and not hand_over else None,
             hand_over=hand_over, game_over=self.game_over, match_over=self.match_over,
             winner=self.winner, envido=envido, flor=flor, score_text=self.score_text(),
+            seen=sorted(deal.seen) if deal is not None and not hand_over else [],
         )
 
     def score_text(self) -> list[str]:

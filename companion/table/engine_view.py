@@ -38,8 +38,14 @@ def state_dict(game: Any) -> dict[str, Any]:
 def _played_cards(state: dict[str, Any]) -> tuple[set[str], int]:
     """Face-up cards out in the current hand (finished tricks and the trick
     on the table; a covered card is ``[seat, None]``) and how many plays
-    were made, covered ones included."""
-    face_up: set[str] = set()
+    were made, covered ones included.
+
+    The face-up cards are the whole deal's (``seen``): a six-player pica-pica
+    deal is three duels and the state shows only the live one's tricks, yet the
+    engine refuses a card any duel played.  Read from the live duel alone, a
+    card of the first duel read again in the third went in as a new play and
+    was refused (seed 258, ``s04-argentino-6p``, hand 4)."""
+    face_up: set[str] = set(state.get("seen") or ())
     plays = 0
     groups = [t.get("cards", []) for t in state.get("tricks") or []]
     groups.append(state.get("trick") or [])

@@ -306,6 +306,19 @@ def test_six_players_redonda_and_pica_pica():
     assert game.state.hand_kind == "redonda"
 
 
+def test_a_pica_pica_deal_keeps_every_duels_cards_seen():
+    # "three one-against-one hands" of one deal (quote rd_pica_pica): one deck, so a card the first duel
+    # played is out for the others.  The state shows the live duel's tricks; ``seen`` is the whole deal's
+    game = argentino(players=6)
+    run(game, "hand 5", "f0", "hand 0", "p1 4C", "p4 5C", "f1")  # the first duel (1, 4) is over
+    assert game.state.turns == [2, 3] and game.state.tricks == []
+    assert game.state.seen == ["4C", "5C"]
+    with pytest.raises(IllegalEvent, match="already been seen"):
+        run(game, "p2 4C")
+    run(game, "p2 6C")
+    assert game.state.seen == ["4C", "5C", "6C"]
+
+
 def test_argentine_has_no_covered_cards_and_no_eleven():
     game = argentino()
     set_score(game, [11, 11])

@@ -818,6 +818,21 @@ def test_a_pica_pica_deal_the_camera_closes_is_closed_whole():
     assert fusion.enter({"type": "hand", "dealer": 4})
 
 
+def test_the_cards_of_a_finished_duel_stay_out_for_the_rest_of_the_deal():
+    # A pica-pica deal is three duels and the engine's state shows only the live duel's tricks, but it
+    # refuses a card any duel played.  Read from the live duel alone, the view forgot the first duel's
+    # cards: a card of it read again later went in as a new play and was refused, and a card misread
+    # as it could not be taken back (seed 258, s04-argentino-6p, hand 4)
+    fusion = pica_pica()
+    for event in ({"type": "play", "seat": 4, "card": "4C"}, {"type": "play", "seat": 1, "card": "5C"},
+                  {"type": "fold", "seat": 4}):
+        assert fusion.enter(event)
+    view = fusion.view()
+    assert view.in_hand and 4 not in view.seats_due and 1 not in view.seats_due
+    assert {"4C", "5C"} <= view.played
+    assert not fusion.enter({"type": "play", "seat": view.seats_due[0], "card": "4C"})
+
+
 def test_a_guessed_caller_is_moved_to_the_duel_the_cards_say_is_still_played():
     # One microphone cannot tell who spoke.  In a pica-pica deal (duels 0-3, 1-4, 2-5; seats 4, 5 and 0 to
     # play first) nobody answered "who said it?": the truco went in for seat 4 and its "no quiero" for seat
