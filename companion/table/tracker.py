@@ -628,16 +628,16 @@ class TableTracker:
         while no hand runs, when the vira is turned: released during a hand, a one-pip deck read as a
         face made an extra play (seed 17).  On the recorded streams: seeds 0-17 1029 -> 1031 hands
         scored right unattended, 1053 -> 1054 answered; the one-pip sessions of seeds 42-57, rendered to
-        check it, 142 -> 146 and 154 -> 155; no session lost a hand."""
+        check it, 142 -> 146 and 154 -> 155; no session lost a hand.
+
+        The anchor may be gone from the list already (an empty table between hands forgets the cards set
+        aside while their tracks live on): the track is released all the same."""
         for track in self.tracks:
             anchor = track.anchor
-            if (track.decided and anchor is not None and anchor.kind == "ignored" and anchor.label == BACK
-                    and track.label != BACK):
-                self.anchors.remove(anchor)
-                track.anchor, track.decided = None, False
-            elif (track.decided and anchor is not None and anchor.kind == "deck" and track.label != BACK
-                  and not current.in_hand and self._other_deck_in_view(track)):
-                self.anchors.remove(anchor)
+            if track.decided and anchor is not None and track.label != BACK and (
+                    (anchor.kind == "ignored" and anchor.label == BACK)
+                    or (anchor.kind == "deck" and not current.in_hand and self._other_deck_in_view(track))):
+                self.anchors = [a for a in self.anchors if a is not anchor]
                 track.anchor, track.decided = None, False
 
     def _other_deck_in_view(self, track: Track) -> bool:

@@ -496,6 +496,28 @@ def _back_frame(t: float, alternatives: tuple[tuple[str, float], ...]) -> FrameD
                            None, (640, 480))
 
 
+def test_a_card_set_aside_face_down_that_the_cleared_table_forgot_is_looked_at_again_as_a_face():
+    """A back in seat 0's zone while no hand runs is set aside (dealt face down).  Read weakly, it does
+    not hold the table, which (``reset_seconds`` on) counts as cleared and forgets the cards set aside
+    while their tracks live on.  Read as a face later, the card is looked at again as one -- which raised
+    ValueError (its anchor was no longer in the list) and ended the run: a rendered Argentine session of
+    seed 336, with a table that answers."""
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, False, None, frozenset(), 0)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    view = lambda: table.view  # noqa: E731
+    for k in range(8):
+        tracker.update(_frame(k / 10, (BACK, 0.6, (320, 400))), view, table.submit)
+    (track,) = tracker.tracks
+    assert track.decided and track.anchor.kind == "ignored"
+    tracker._forget_finished(0.75, "table cleared")  # what an empty table between hands does
+    for k in range(8, 25):
+        tracker.update(_frame(k / 10, ("4C", 0.9, (320, 400))), view, table.submit)
+    # the first card of a hand: the deal, then the play
+    assert [p.event for p in table.proposals][0] == {"type": "hand", "dealer": 0}
+    assert [p.event.get("card") for p in table.proposals if p.event["type"] == "play"] == ["4C"]
+
+
 def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_face():
     """Found on rendered Clean-28 hands (no face-down cards in that variant): a 3 with one big
     pip was read as a back, the covered play was refused, and the seat's turn was lost."""
