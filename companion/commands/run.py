@@ -27,6 +27,7 @@ import queue
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -369,6 +370,36 @@ def _camera_frames(cap: Any) -> Iterator[tuple[int, None, Any]]:
         index += 1
 
 
+#: frames in a row that may raise an internal error before the run stops (about ten seconds of camera)
+MAX_FAILED_FRAMES = 300
+
+
+def _fed(session: Any, now: float, image: Any, failures: list[float]) -> bool:
+    """Feed one camera frame; an internal error in it is shown (once, with its traceback on stderr) and
+    the frame skipped, so the match goes on.  Returns False once ``MAX_FAILED_FRAMES`` frames in a row
+    failed: the run stops then, the match kept.
+
+    Why: a tracker error raised by one frame (a ValueError, on a rendered Argentine session of seed 336)
+    ended the whole run; the table lost its companion mid-match for a fault in one frame."""
+    try:
+        session.feed_frame(now, image)
+    except Exception as err:  # noqa: BLE001 - one frame's internal error must not end the match
+        failures.append(now)
+        if len(failures) == 1:
+            traceback.print_exc(file=sys.stderr)
+            text = (f"internal error on the frame at {now:.1f} s ({type(err).__name__}: {err}): frame skipped, "
+                    "the match goes on")
+            print(text, file=sys.stderr, flush=True)
+            session.fusion.say(text)
+        if len(failures) >= MAX_FAILED_FRAMES:
+            print(f"internal error on {len(failures)} frames in a row since {failures[0]:.1f} s: stopped. The match "
+                  "is saved: `companion run --resume` goes on with it", file=sys.stderr, flush=True)
+            return False
+        return True
+    failures.clear()
+    return True
+
+
 def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, int] | None, words_q: queue.Queue,
           hub: Any, stop: threading.Event, start: float, illegal: type[Exception],
           speaker: Any = None, notices: queue.Queue | None = None) -> int:
@@ -381,6 +412,7 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, 
     typing: str | None = None
     printed = 0
     version = -1
+    failures: list[float] = []  # times of the frames in a row that raised an internal error
     # a video file standing in for the camera: its frame rate and count as open_video read them
     fps, count = video if video is not None else (0.0, 0)
     gaps: list[tuple[int, int]] = []
@@ -399,7 +431,8 @@ def _loop(args: argparse.Namespace, session: Any, cap: Any, video: tuple[float, 
                 notice = notices.get_nowait()
                 print(notice, file=sys.stderr, flush=True)
                 session.fusion.say(notice)  # on the window's panel and the scoreboard too
-            session.feed_frame(now, image)
+            if not _fed(session, now, image, failures):
+                return 1
             fusion = session.fusion
             if hub is not None:
                 board_commands(hub, fusion)

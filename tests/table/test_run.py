@@ -247,6 +247,45 @@ def test_a_live_camera_lost_mid_match_is_waited_for_then_the_match_is_kept(tmp_p
     assert json.loads(log.read_text().splitlines()[0])["type"] == "match"
 
 
+def test_an_internal_error_on_one_frame_skips_the_frame_and_the_match_goes_on(tmp_path, monkeypatch, capsys):
+    """A tracker error raised by one frame (a ValueError on a rendered Argentine session of seed 336) ended
+    the whole run.  Now the frame is skipped and said so once; every card still goes in.  Failing frame
+    after frame, the run stops, says how to go on, and keeps the match."""
+    import companion.commands.run as run_cmd
+    import companion.table.session as session_mod
+
+    script = _rendered_camera(tmp_path, monkeypatch)
+    feed = session_mod.TableSession.feed_frame
+    calls = []
+
+    def flaky(self, t, image, index=None):  # type: ignore[no-untyped-def]
+        calls.append(t)
+        if len(calls) in (3, 4):
+            raise ValueError("list.remove(x): x not in list")
+        return feed(self, t, image, index)
+
+    monkeypatch.setattr(session_mod.TableSession, "feed_frame", flaky)
+    log = tmp_path / "live.jsonl"
+    args = ["run", "--variant", "paulista", "--camera", str(tmp_path / "s" / "video.mp4"), "--no-window",
+            "--no-mic", "--calibration", str(tmp_path / "cal.json"), "--db", str(tmp_path / "history.sqlite")]
+    assert main([*args, "--log", str(log)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("internal error on the frame at") == 1 and "frame skipped, the match goes on" in err
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [e for e in lines if e["type"] in ("hand", "play")] == [e for e in script.log if e["type"] in ("hand", "play")]
+
+    def broken(self, t, image, index=None):  # type: ignore[no-untyped-def]
+        raise ValueError("always")
+
+    monkeypatch.setattr(session_mod.TableSession, "feed_frame", broken)
+    monkeypatch.setattr(run_cmd, "MAX_FAILED_FRAMES", 5)
+    log2 = tmp_path / "live2.jsonl"
+    assert main([*args, "--log", str(log2)]) == 1
+    err = capsys.readouterr().err
+    assert "internal error on 5 frames in a row" in err and "--resume" in err
+    assert json.loads(log2.read_text().splitlines()[0])["type"] == "match"
+
+
 def test_a_microphone_lost_is_said_once_and_opened_again_and_its_words_keep_the_clock():
     """The listening thread used to die on the first microphone error (a traceback, then no calls,
     nothing on screen).  Now the loss is said once, the microphone opened again, and the words heard
