@@ -181,6 +181,10 @@ class TrackerConfig:
     # its row for that card seen again; 0.3 (0.5 the same): recorded streams of seeds 0-8 one hand more
     # scored right unattended (+2 -1), two more with a table that answers, noise modes unchanged
     twin_overlap: float = 0.3
+    # a young track read as a card already out, whose own track is seen elsewhere this very frame, is another
+    # card, not that one found again, until it has been seen this many frames: a card put down over the same
+    # seat's earlier card is read as it at first (TableTracker._seen_elsewhere; None: found again at once)
+    elsewhere_frames: int | None = 10
     # the bare table's own readings (one face at two places of the first frame) dropped (companion.table.scenery)
     scenery: bool = True
 
@@ -518,6 +522,21 @@ class TableTracker:
                 if best is None or score > best[0]:
                     best = (score, anchor)
         return best[1] if best else None
+
+    def _seen_elsewhere(self, track: Track, anchor: Anchor) -> bool:
+        """Whether ``track``, young, matches ``anchor`` only by its reading while the anchor's own track
+        is seen this frame as another box: then two boxes are in view, and this one may be a new card
+        still read as the one it was put down on.  Held for ``elsewhere_frames``, then found again as before.
+
+        Why: traced on rendered Argentine sessions (seeds 337 and 340): a seat's card put down over its own
+        card of an earlier trick was read as that card for its first half second; its new track was taken
+        for that card found again and never proposed, and the hand lost a play."""
+        frames = self.config.elsewhere_frames
+        if (frames is None or track.hits >= frames or anchor.label != track.label
+                or iou(anchor.box, track.box) >= self.config.relabel_iou):
+            return False
+        return any(other is not track and other.id == anchor.track_id and other.missed == 0
+                   for other in self.tracks)
 
     def _twin_in_view(self, track: Track, label: str) -> bool:
         """Whether the card already out under ``label`` is in view right now,
@@ -1085,6 +1104,8 @@ class TableTracker:
         current = view()
         self._view_hand, self._view_in_hand = current.hand_number, current.in_hand
         anchor = self._find_anchor(track)
+        if anchor is not None and self._seen_elsewhere(track, anchor):
+            return  # another card read as this one at first: read it a little longer
         if anchor is not None:
             track.anchor = anchor
             track.decided = True

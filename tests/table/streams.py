@@ -34,12 +34,14 @@ def run_stream(name: str, variant: str = "paulista", first_dealer: int = 3,
 
 
 def run_frames(frames: Iterable[FrameDetections], variant: str = "paulista", first_dealer: int = 3,
-               calibration: Calibration | None = None, fusion: FusionConfig | None = None) -> TableSession:
+               calibration: Calibration | None = None, fusion: FusionConfig | None = None,
+               tracker: TrackerConfig | None = None) -> TableSession:
     """Frames built in a test, through the tracker, fusion (unattended unless told) and the real engine;
     seat 0 at the bottom of a 640x480 frame unless ``calibration`` says otherwise."""
     log = MemoryTableLog({"type": "match", "variant": variant, "players": 4})
     zones = Zones(calibration or Calibration((320, 240), (320, 400), 4, (640, 480)))
-    session = TableSession(log, zones=zones, config=SessionConfig(fusion=fusion or FusionConfig(**UNATTENDED.__dict__)),
+    session = TableSession(log, zones=zones, config=SessionConfig(tracker=tracker or TrackerConfig(),
+                                                       fusion=fusion or FusionConfig(**UNATTENDED.__dict__)),
                            first_dealer=first_dealer)
     for frame in frames:
         session.feed_detections(frame)

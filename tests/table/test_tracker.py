@@ -1336,3 +1336,26 @@ def test_a_weak_card_put_down_over_a_played_one_gets_its_own_track():
     assert [p.event["card"] for p in got] == ["AS", "4C"]
     assert "low_confidence" in got[1].flags
     assert [p.event["card"] for p in run(TrackerConfig(still_there_iou=None))] == ["AS"]
+
+
+def test_a_card_put_down_over_the_seats_earlier_card_read_as_it_at_first_is_a_play_of_its_own():
+    """Seat 2 won the first trick with 6D and leads the second: its JC is put down over part of the 6D, which
+    still shows beside it, and is read 6D for its first half second.  Its new track was taken for the 6D found
+    again (the same reading, overlapping) and never proposed, though the 6D's own track was in view at once
+    as another box: seat 2's play was lost, and the hand with it (rendered Argentine seeds 337 and 340).  A
+    young track read as a card whose own track is seen elsewhere waits ``elsewhere_frames`` before it is
+    taken for that card."""
+    from .streams import run_frames
+
+    frames = _frames(9.0, (_card("KS", 280, 400), 0.5, 99), (_card("QD", 480, 200), 1.5, 99),
+                     (_card("6D", 330, 94), 2.5, 99), (_card("7H", 160, 240), 3.5, 99),
+                     (_card("6D", 350, 110, 0.5), 5.0, 5.5), (_card("JC", 350, 110), 5.5, 99),
+                     (_card("AH", 90, 240), 7.0, 99))
+    played = [(0, "KS"), (1, "QD"), (2, "6D"), (3, "7H")]
+
+    def plays(config: TrackerConfig) -> list[tuple[int, str | None]]:
+        session = run_frames(frames, tracker=config)
+        return [(e["seat"], e.get("card")) for e in events(session) if e["type"] == "play"]
+
+    assert plays(TrackerConfig()) == played + [(2, "JC"), (3, "AH")]
+    assert (2, "JC") not in plays(TrackerConfig(elsewhere_frames=None))  # found again: the play lost
