@@ -7,7 +7,7 @@ Two to four ONNX models run under onnxruntime (no torch at run time):
 2. ``card-classifier-<family>.onnx``: YOLO26n-cls on the card's box squashed to
    96x96 (see :func:`companion.vision.crops.crop_card`), one class per card in
    TABLE-LOG notation;
-3. ``card-corners-<family>.onnx`` (optional; French ships one): the same classes
+3. ``card-corners-<family>.onnx`` (optional; both families ship one, Spanish since session 61): the same classes
    read from the crop's two index corners at 64x64 (see
    :func:`companion.vision.crops.corner_views`), mixed into the whole card's reading;
    ``card-corners-<family>-photo.onnx`` (optional) takes its place in the photo settings.
