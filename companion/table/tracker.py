@@ -535,8 +535,12 @@ class TableTracker:
         if (frames is None or track.hits >= frames or anchor.label != track.label
                 or iou(anchor.box, track.box) >= self.config.relabel_iou):
             return False
-        return any(other is not track and other.id == anchor.track_id and other.missed == 0
-                   for other in self.tracks)
+        owner = self._owner(anchor)
+        return owner is not None and owner is not track and owner.missed == 0
+
+    def _owner(self, anchor: Anchor) -> Track | None:
+        """The live track ``anchor`` was last matched to, if it still lives."""
+        return next((t for t in self.tracks if t.id == anchor.track_id), None)
 
     def _twin_in_view(self, track: Track, label: str) -> bool:
         """Whether the card already out under ``label`` is in view right now,
@@ -1426,7 +1430,7 @@ class TableTracker:
         for anchor in self.anchors:
             if anchor.kind != "play" or anchor.hand != self._view_hand or anchor.track_id == track.id:
                 continue
-            owner = next((t for t in self.tracks if t.id == anchor.track_id), None)
+            owner = self._owner(anchor)
             where = owner.box_read.get(anchor.label, anchor.box) if owner is not None else anchor.box
             if inside_share(track.box, where) < self.config.part_share:
                 continue
