@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from companion.paths import shared_dir
+from companion.paths import models_dir, shared_dir
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +17,15 @@ def shared() -> Path:
     if path is None:
         pytest.skip("../shared/ is not present (only development machines have it)")
     return path
+
+
+@pytest.fixture()
+def models_copy(tmp_path: Path) -> Path:
+    """A models folder of the test's own: a copy of every shipped ONNX file, to take a file out of, break or
+    replace (``CardDetector(models_dir=...)`` or ``COMPANION_MODELS``). Copies, not links: a test that writes
+    over a linked file (``shutil.copy`` follows links) would overwrite the shipped model itself."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for path in models_dir().glob("*.onnx"):
+        shutil.copy(path, folder / path.name)
+    return folder

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.paths import models_dir
 from companion.synth.build import build_corners
 from companion.vision.crops import CORNER, CORNER_SHARE, corner_views
 from companion.vision.detector import (CardDetector, CardParts, ModelError, classifier_file, corner_file, mix_by_parts,
@@ -97,13 +96,6 @@ def test_build_corners_writes_two_corners_per_crop_and_keeps_the_classes(tmp_pat
 def test_dataset_corners_cli_needs_crops(tmp_path, capsys):
     assert main(["dataset", "corners", "--crops", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 1
     assert "no train or val folder" in capsys.readouterr().err
-
-
-@pytest.fixture()
-def models_copy(tmp_path):
-    for f in models_dir().glob("*.onnx"):
-        shutil.copy(f, tmp_path / f.name)
-    return tmp_path
 
 
 def test_detector_reads_without_a_corner_model(models_copy):

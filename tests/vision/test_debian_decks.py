@@ -6,7 +6,6 @@ import hashlib
 import io
 import shutil
 import tarfile
-from pathlib import Path
 
 import pytest
 

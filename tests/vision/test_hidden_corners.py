@@ -3,12 +3,10 @@ are used, and which models the detector takes for one."""
 
 from __future__ import annotations
 
-import shutil
 
 import numpy as np
 import pytest
 
-from companion.paths import models_dir
 from companion.vision import detector as detector_module
 from companion.vision.detector import (HIDDEN, CardDetector, ModelError, classifier_file, corner_file, corners_for_faces,
                                        overlapped_boxes, without_hidden)
@@ -67,12 +65,11 @@ class _FixedCorners:
 
 
 @pytest.fixture
-def models_copy(tmp_path):
-    if not (models_dir() / corner_file("french")).is_file():
+def models_copy(models_copy):
+    """The shared copy of the models folder, where the French corner model is shipped."""
+    if not (models_copy / corner_file("french")).is_file():
         pytest.skip("no corner model shipped in models/")
-    for f in models_dir().glob("*.onnx"):
-        shutil.copy(f, tmp_path / f.name)
-    return tmp_path
+    return models_copy
 
 
 def _with_hidden_names(monkeypatch, photo_path) -> None:

@@ -172,7 +172,7 @@ def test_the_shipped_model_outlines_every_fixture_card():
 
 
 @pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
-def test_the_detector_turns_cards_upright_by_the_models_outline_only_when_asked(tmp_path):
+def test_the_detector_turns_cards_upright_by_the_models_outline_only_when_asked(models_copy):
     from companion.vision.detector import CardDetector
 
     assert CardDetector("french").outline_model is None
@@ -180,10 +180,8 @@ def test_the_detector_turns_cards_upright_by_the_models_outline_only_when_asked(
     assert isinstance(asked.outline_model, OutlineModel)
     assert CardDetector("french", outline_model=True, rectify="none").outline_model is None
     # a models folder without the file: the finders alone, as before
-    for path in models_dir().glob("card-*.onnx"):
-        if path.name != OUTLINE_MODEL_FILE:
-            (tmp_path / path.name).symlink_to(path)
-    assert CardDetector("french", models_dir=tmp_path, outline_model=True).outline_model is None
+    (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
+    assert CardDetector("french", models_dir=models_copy, outline_model=True).outline_model is None
     # the upright crops come from the model's outlines: the readings differ from the finders' on some card,
     # and every fixture card is still named right
     plain = CardDetector("french")
@@ -204,24 +202,22 @@ def test_where_the_outline_model_is_read_is_checked():
     assert CardDetector("french", outline_model_for="overlapped").outline_model_for == "overlapped"
 
 
-def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(tmp_path, capsys):
+def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(models_copy, capsys):
     """``companion detect --outline-model`` with a models folder that has no ``card-outlines.onnx``: the cards are
     still read (by the finders' outlines) and stderr says the model was not read."""
     from companion.cli import main
 
-    for path in models_dir().glob("card-*.onnx"):
-        if path.name != OUTLINE_MODEL_FILE:
-            (tmp_path / path.name).symlink_to(path)
+    (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
     image = FIXTURES / "french-dondorf.jpg"
-    assert main(["detect", str(image), "--models", str(tmp_path), "--outline-model", "--json"]) == 0
+    assert main(["detect", str(image), "--models", str(models_copy), "--outline-model", "--json"]) == 0
     out, err = capsys.readouterr()
     assert "no outline model read" in err and OUTLINE_MODEL_FILE in err
     assert len(json.loads(out.splitlines()[0])["detections"]) >= 3
     from companion.vision.detector import CardDetector
 
     # the one warning detect and evaluate both print: only where the model was asked for and is not read
-    assert OUTLINE_MODEL_FILE in CardDetector("french", models_dir=tmp_path, outline_model=True).outline_model_warning()
-    assert CardDetector("french", models_dir=tmp_path, outline_model=False).outline_model_warning() is None
+    assert OUTLINE_MODEL_FILE in CardDetector("french", models_dir=models_copy, outline_model=True).outline_model_warning()
+    assert CardDetector("french", models_dir=models_copy, outline_model=False).outline_model_warning() is None
     assert CardDetector("french", outline_model=True).outline_model_warning() is None
 
 
@@ -239,7 +235,7 @@ def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():
 
 
 @pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
-def test_the_table_reads_the_outline_model_and_photos_do_not(tmp_path, monkeypatch):
+def test_the_table_reads_the_outline_model_and_photos_do_not(models_copy, monkeypatch):
     """Session 56: the table turns cards upright by the model's outlines (``TABLE_OUTLINE_MODEL``), photos by the
     finders (``PHOTO_OUTLINE_MODEL``); a models folder without the file reads at the table as before."""
     from companion.table.evaluate import detector_identity
@@ -253,25 +249,21 @@ def test_the_table_reads_the_outline_model_and_photos_do_not(tmp_path, monkeypat
     assert detector_identity(None, 0.05)["outline_model"] is True
     assert CardDetector("french", **photo_settings()).outline_model is None
     assert table_detector("french", outline_model=False).outline_model is None
-    for path in models_dir().glob("card-*.onnx"):
-        if path.name != OUTLINE_MODEL_FILE:
-            (tmp_path / path.name).symlink_to(path)
-    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
+    (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
+    monkeypatch.setenv("COMPANION_MODELS", str(models_copy))
     assert table_detector("french").outline_model is None
     assert detector_identity(None, 0.05)["outline_model"] is False  # a stream says what was read
 
 
-def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(tmp_path, monkeypatch):
+def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(models_copy, monkeypatch):
     """The table reads ``card-outlines.onnx`` when the models folder has it: a broken one stops the table's
     detector with the vision layer's ModelError naming the file (``companion run``/``replay`` print it), not a
     silent reading without it."""
     from companion.table.session import table_detector
 
-    for path in models_dir().glob("card-*.onnx"):
-        if path.name != OUTLINE_MODEL_FILE:
-            (tmp_path / path.name).symlink_to(path)
-    (tmp_path / OUTLINE_MODEL_FILE).write_bytes(b"not a model")
-    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
+    (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
+    (models_copy / OUTLINE_MODEL_FILE).write_bytes(b"not a model")
+    monkeypatch.setenv("COMPANION_MODELS", str(models_copy))
     with pytest.raises(ModelError, match=OUTLINE_MODEL_FILE):
         table_detector("french")
     assert table_detector("french", outline_model=False).outline_model is None  # the finders alone still read

@@ -282,22 +282,17 @@ def test_photo_settings_split_rows_and_the_table_does_not():
     assert CardDetector("french").rows is False
 
 
-def test_a_family_with_no_corner_reader_leaves_rows_as_they_are(tmp_path):
+def test_a_family_with_no_corner_reader_leaves_rows_as_they_are(models_copy):
     """A models folder without the family's index-corner classifier (the Spanish one shipped only from
     session 61): with rows asked for, a photo is still read (no strip can be read by its corner, so no box
     is cut), not an error."""
-    import shutil
-
-    from companion.paths import models_dir
     from companion.vision.detector import corner_file
 
-    for f in models_dir().glob("*.onnx"):
-        if f.name != corner_file("spanish"):
-            shutil.copy(f, tmp_path / f.name)
-    spanish = CardDetector("spanish", models_dir=tmp_path, **photo_settings())
+    (models_copy / corner_file("spanish")).unlink(missing_ok=True)
+    spanish = CardDetector("spanish", models_dir=models_copy, **photo_settings())
     assert spanish.rows and spanish.corners is None
     image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
-    plain = CardDetector("spanish", models_dir=tmp_path, **photo_settings(rows=False)).detect(image)
+    plain = CardDetector("spanish", models_dir=models_copy, **photo_settings(rows=False)).detect(image)
     assert [(d.card, d.box) for d in spanish.detect(image)] == [(d.card, d.box) for d in plain]
 
 
