@@ -54,7 +54,6 @@ from companion.table.replay import UNATTENDED, ReplayResult, replay
 from companion.table.session import SessionConfig, frame_size
 from companion.table.script import SessionScript, make_script
 from companion.table.simulate import NoiseModel, noisy_stream
-from companion.table.tracker import WEAK_CONFIDENCE
 from companion.table.zones import Calibration, Zones
 
 VARIANTS = ("paulista", "mineiro", "mineiro-2pt", "clean-28", "argentino")
@@ -274,19 +273,18 @@ def detector_identity(det_conf: float | None, off_deck_prior: float, quad: str |
     """What a recorded detection stream depends on besides the video (checked before reusing one): ``quad`` the
     outline finders read with (None: ``crops.QUAD_METHODS``), ``outline_model`` whether the outline model's
     outlines came first (None: ``TABLE_OUTLINE_MODEL``; False when the models folder has none to read)."""
+    from companion.table.session import table_detector_options
     from companion.vision.crops import QUAD_METHODS, quad_methods
     from companion.vision.outline_model import OUTLINE_MODEL_FILE
-    from companion.vision.settings import (RECTIFY, SUIT_CORNER_WEIGHT, TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB,
-                                           TABLE_OUTLINE_MODEL, TABLE_OUTLINE_MODEL_BOXES, WHOLE_RANK_SURE)
+    from companion.vision.settings import RECTIFY, SUIT_CORNER_WEIGHT, WHOLE_RANK_SURE
 
-    outline_model = (TABLE_OUTLINE_MODEL if outline_model is None else outline_model) \
-        and (models_dir() / OUTLINE_MODEL_FILE).is_file()
-
-    return {"models": str(models_dir().resolve()), "conf": WEAK_CONFIDENCE if det_conf is None else det_conf,
-            "off_deck_prior": off_deck_prior, "outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB,
-            "rectify": RECTIFY, "quad": list(quad_methods(quad) if quad else QUAD_METHODS),
-            "outline_model": outline_model, "outline_model_boxes": TABLE_OUTLINE_MODEL_BOXES if outline_model else None,
-            "corner_shifts": [list(o) for o in TABLE_CORNER_SHIFTS],
+    options = table_detector_options(det_conf, outline_model)
+    read = bool(options["outline_model"]) and (models_dir() / OUTLINE_MODEL_FILE).is_file()
+    return {"models": str(models_dir().resolve()), "conf": options["conf"], "off_deck_prior": off_deck_prior,
+            "outlines": options["outlines"], "outline_min_prob": options["outline_min_prob"], "rectify": RECTIFY,
+            "quad": list(quad_methods(quad) if quad else QUAD_METHODS), "outline_model": read,
+            "outline_model_boxes": options["outline_model_boxes"] if read else None,
+            "corner_shifts": [list(o) for o in options["corner_shifts"]],
             "suit_corner_weight": SUIT_CORNER_WEIGHT, "whole_rank_sure": WHOLE_RANK_SURE}
 
 

@@ -80,13 +80,22 @@ def table_detector(family: str, deck: Any = None, conf: float | None = None, out
     where ``TABLE_OUTLINE_MODEL_BOXES`` asks (off: session 59).  Raises the
     vision layer's ``ModelError`` when the weights are missing or broken."""
     from companion.vision.detector import CardDetector
+
+    return CardDetector(family, deck=deck, **table_detector_options(conf, outline_model, **options))
+
+
+def table_detector_options(conf: float | None = None, outline_model: bool | None = None,
+                           **options: Any) -> dict[str, Any]:
+    """The ``CardDetector`` options of :func:`table_detector` (all but family and deck), in one place so that
+    the detector and the identity a recorded detection stream is checked by
+    (:func:`companion.table.evaluate.detector_identity`) cannot drift apart."""
     from companion.vision.settings import (TABLE_CORNER_SHIFTS, TABLE_OUTLINE_MIN_PROB, TABLE_OUTLINE_MODEL,
                                            TABLE_OUTLINE_MODEL_BOXES)
 
-    options = {"outlines": True, "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
-               "outline_model": TABLE_OUTLINE_MODEL if outline_model is None else outline_model,
-               "outline_model_boxes": TABLE_OUTLINE_MODEL_BOXES, **options}
-    return CardDetector(family, deck=deck, conf=WEAK_CONFIDENCE if conf is None else conf, **options)
+    return {"conf": WEAK_CONFIDENCE if conf is None else conf, "outlines": True,
+            "outline_min_prob": TABLE_OUTLINE_MIN_PROB, "corner_shifts": TABLE_CORNER_SHIFTS,
+            "outline_model": TABLE_OUTLINE_MODEL if outline_model is None else outline_model,
+            "outline_model_boxes": TABLE_OUTLINE_MODEL_BOXES, **options}
 
 
 def adapt_detections(raw: Any) -> tuple[Detection, ...]:
