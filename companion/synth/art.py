@@ -402,7 +402,6 @@ def has_back(design: Design) -> bool:
 
 if __name__ == "__main__":  # pre-render the cache: python -m companion.synth.art [family]
     import sys
-    from concurrent.futures import ProcessPoolExecutor
 
     fams = sys.argv[1:] or list(FAMILIES)
     all_designs = [d for f in fams for d in list_designs(f)]

@@ -49,12 +49,12 @@ from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FO
                                            match_outlines)
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
-from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, BAND_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT,
-                                       DETECTOR_MIN_SIDE, DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER,
-                                       FAINT_MAX, FAINT_MIN_PROB, HIDDEN_MODE, HIDDEN_MODES, ONE_DECK, ONE_WINDOW,
-                                       OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN, PAPER_ROWS,
-                                       PHOTO_FACE_MIN_PROB, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
-                                       SUIT_CORNER_WEIGHT, TABLE_CONF, WHOLE_RANK_SURE)
+from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
+                                       DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_MAX,
+                                       FAINT_MIN_PROB, HIDDEN_MODE, HIDDEN_MODES, ONE_WINDOW, OUTLINE_CLASS,
+                                       OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR,
+                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, SUIT_CORNER_WEIGHT,
+                                       TABLE_CONF, WHOLE_RANK_SURE)
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
