@@ -3,7 +3,6 @@ are used, and which models the detector takes for one."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
