@@ -29,7 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from companion.table.observations import CARD_EVENTS, Proposal, card_key, iou, seat_choice
+from companion.boxes import iou
+from companion.table.observations import CARD_EVENTS, Proposal, card_key, seat_choice
 
 # doubts about what the card is, which a look at it settles; a doubt about the seat or the order
 # (``wrong_seat``: a card in another seat's zone, often seen before the card put down first) is

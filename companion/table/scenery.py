@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.table.observations import BACK, Box, Detection, FrameDetections, iou
+from companion.boxes import Box, iou
+from companion.table.observations import BACK, Detection, FrameDetections
 
 
 @dataclass

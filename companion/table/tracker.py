@@ -67,7 +67,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.table.observations import BACK, Box, Detection, FrameDetections, Proposal, box_intersection, iou
+from companion.boxes import Box, box_intersection, iou
+from companion.table.observations import BACK, Detection, FrameDetections, Proposal
 from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
 

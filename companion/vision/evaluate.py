@@ -46,6 +46,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.boxes import iou
 from companion.paths import shared_dir
 from companion.synth.index_corners import DESIGN_INDEX_CORNERS
 from companion.synth.scene import INDEX_WHOLE
@@ -60,14 +61,6 @@ from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
-
-
-def iou(a, b) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / ua if ua > 0 else 0.0
 
 
 def average_precision(dets: list[tuple[float, bool]], n_gt: int) -> float:

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.boxes import iou
 from companion.vision.detector import CardDetector, Detection, read_image
-from companion.vision.evaluate import iou
 from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
 from companion.vision.settings import photo_settings
 

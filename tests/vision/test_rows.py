@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.boxes import iou
 from companion.vision.crops import paper_box, paper_reach
 from companion.vision.detector import CardDetector, Detection, read_image
-from companion.vision.evaluate import iou
 from companion.vision.rows import (BESIDE_SHARES, MAX_STRIPS, MIN_ROW, ROW_ASPECT, STRIP_MIN_PROB, Cutting, beside, choose,
                                    cuttings, strips_sure)
 from companion.vision.settings import photo_settings

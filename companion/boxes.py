@@ -1,0 +1,26 @@
+"""Axis-aligned boxes, the one geometry every layer shares.
+
+Vision scores its detections against labelled boxes and the table matches
+detections frame to frame by the same measure; both read it from here, so
+neither layer has to import the other's module for it.
+"""
+
+from __future__ import annotations
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+
+
+def box_intersection(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when apart)."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    return max(0.0, x2 - x1) * max(0.0, y2 - y1)
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes: how far two detections are the same card."""
+    inter = box_intersection(a, b)
+    if inter <= 0:
+        return 0.0
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0

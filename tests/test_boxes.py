@@ -1,0 +1,36 @@
+"""The one box geometry the vision and table layers share."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.boxes import box_intersection, iou
+
+
+def test_iou_of_known_boxes():
+    assert iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
+    assert iou((0, 0, 10, 10), (20, 20, 30, 30)) == 0.0
+    assert iou((0, 0, 10, 10), (10, 0, 20, 10)) == 0.0  # touching edges share no area
+    assert iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(50 / 150)
+    assert iou((0, 0, 10, 10), (2, 2, 4, 4)) == pytest.approx(4 / 100)  # one inside the other
+    assert box_intersection((0, 0, 10, 10), (5, 5, 20, 20)) == 25
+    assert iou((0, 0, 0, 0), (0, 0, 0, 0)) == 0.0  # empty boxes are no match, not a division by zero
+
+
+coord = st.floats(0, 1000, allow_nan=False)
+
+
+@st.composite
+def boxes(draw):
+    x1, x2 = sorted((draw(coord), draw(coord)))
+    y1, y2 = sorted((draw(coord), draw(coord)))
+    return (x1, y1, x2, y2)
+
+
+@given(boxes(), boxes())
+def test_iou_is_symmetric_and_between_zero_and_one(a, b):
+    assert iou(a, b) == pytest.approx(iou(b, a))
+    assert 0.0 <= iou(a, b) <= 1.0 + 1e-9
+    assert box_intersection(a, b) <= min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])) + 1e-6
