@@ -29,3 +29,14 @@ def models_copy(tmp_path: Path) -> Path:
     for path in models_dir().glob("*.onnx"):
         shutil.copy(path, folder / path.name)
     return folder
+
+
+@pytest.fixture()
+def corner_models(models_copy: Path) -> Path:
+    """:func:`models_copy`, for tests of the French index-corner model: they skip, with the reason, where it is
+    not shipped."""
+    from companion.vision.detector import corner_file
+
+    if not (models_copy / corner_file("french")).is_file():
+        pytest.skip("no French corner model shipped in models/")
+    return models_copy

@@ -416,7 +416,6 @@ def test_the_window_draws_a_card_decided_on_a_reading_never_first():
     the window once)."""
     import numpy as np
 
-    from companion.engine.variants import resolve  # noqa: F401  (the session needs the engine)
     from companion.table.display import annotate
     from companion.table.engine_view import MemoryTableLog
     from companion.table.session import TableSession

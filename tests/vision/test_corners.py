@@ -52,28 +52,26 @@ def test_an_offset_moves_both_windows_in_from_their_corners():
     assert not np.array_equal(moved[0], plain[0])
 
 
-def test_the_detector_averages_the_corners_over_its_windows(models_copy):
+def test_the_detector_averages_the_corners_over_its_windows(corner_models):
     """``corner_shifts``: each window's two corners are combined (:func:`corners_for_faces`), then the
     windows' readings are averaged; one window ``((0, 0),)`` reads as before session 13."""
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
     from companion.vision.detector import _run_batch, corners_for_faces
     from companion.vision.settings import CORNER_SHIFTS
 
     crops = np.stack([_marked_crop(), np.random.default_rng(2).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
-    det = CardDetector("french", models_dir=models_copy)
+    det = CardDetector("french", models_dir=corner_models)
     assert det.corner_shifts == CORNER_SHIFTS and len(CORNER_SHIFTS) > 1
     per_window = []
     for o in CORNER_SHIFTS:
         raw = _run_batch(det.corners, det.corner_input, det.corner_batch, corner_views(crops, det.corner_size, o))
         per_window.append(corners_for_faces(raw[:2], raw[2:], det.back_index))
     np.testing.assert_allclose(det.corner_readings(crops), np.mean(per_window, axis=0), rtol=1e-5, atol=1e-7)
-    one = CardDetector("french", models_dir=models_copy, corner_shifts=((0.0, 0.0),))
+    one = CardDetector("french", models_dir=corner_models, corner_shifts=((0.0, 0.0),))
     np.testing.assert_allclose(one.corner_readings(crops), per_window[0], rtol=1e-5, atol=1e-7)
     with pytest.raises(ValueError, match="corner_shifts"):
-        CardDetector("french", models_dir=models_copy, corner_shifts=((0.5, 0.0),))
+        CardDetector("french", models_dir=corner_models, corner_shifts=((0.5, 0.0),))
     with pytest.raises(ValueError, match="corner_shifts"):
-        CardDetector("french", models_dir=models_copy, corner_shifts=())
+        CardDetector("french", models_dir=corner_models, corner_shifts=())
 
 
 def test_build_corners_writes_two_corners_per_crop_and_keeps_the_classes(tmp_path, capsys):
@@ -118,47 +116,43 @@ def test_corner_model_must_name_the_same_classes(models_copy):
         CardDetector("french", models_dir=models_copy, corners=False, corner_weight=1.5)
 
 
-def test_corner_weight_mixes_the_two_readings(models_copy):
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
+def test_corner_weight_mixes_the_two_readings(corner_models):
     # (the suit of the other two corners, mixed in after: see test_the_other_corners_lean_on_the_suit_alone)
     crops = np.stack([_marked_crop()])
-    whole = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.0).classify_crops(crops)
-    only = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=1.0, rank_weight=None).classify_crops(crops)
-    half = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=None).classify_crops(crops)
+    whole = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0, corner_weight=0.0).classify_crops(crops)
+    only = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0, corner_weight=1.0, rank_weight=None).classify_crops(crops)
+    half = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=None).classify_crops(crops)
     assert np.allclose(half, mix_readings(whole, only, 0.5), atol=1e-5)
     assert not np.allclose(whole, only, atol=1e-3)
-    parts = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8)
+    parts = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8)
     by_parts = parts.classify_crops(crops)
     assert np.allclose(by_parts, mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight,
                                               parts.rank_floor, parts.whole_rank_sure), atol=1e-5)
     with pytest.raises(ValueError, match="rank_weight"):
-        CardDetector("french", models_dir=models_copy, rank_weight=1.2)
+        CardDetector("french", models_dir=corner_models, rank_weight=1.2)
     with pytest.raises(ValueError, match="back_weight"):
-        CardDetector("french", models_dir=models_copy, back_weight=-0.1)
+        CardDetector("french", models_dir=corner_models, back_weight=-0.1)
     with pytest.raises(ValueError, match="rank_floor"):
-        CardDetector("french", models_dir=models_copy, rank_floor=1.0)
-    floored = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
+        CardDetector("french", models_dir=corner_models, rank_floor=1.0)
+    floored = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0, corner_weight=0.5, rank_weight=0.8, rank_floor=0.1)
     assert np.allclose(floored.classify_crops(crops),
                        mix_by_parts(whole, only, parts.parts, 0.5, 0.8, parts.back_weight, 0.1,
                                     parts.whole_rank_sure), atol=1e-5)
     with pytest.raises(ValueError, match="whole_rank_sure"):
-        CardDetector("french", models_dir=models_copy, whole_rank_sure=1.5)
+        CardDetector("french", models_dir=corner_models, whole_rank_sure=1.5)
 
 
-def test_the_other_corners_lean_on_the_suit_alone(models_copy):
+def test_the_other_corners_lean_on_the_suit_alone(corner_models):
     """``suit_corner_weight``: the crop mirrored puts its top-right and bottom-left corners where the
     corner classifier looks; its suit reading there scales each suit's faces alike, so the odds between
     two cards of one suit do not move, and a back's odds against a suit move by that suit's factor."""
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
     from companion.vision.detector import _run_batch, corners_for_faces
     from companion.vision.settings import SUIT_CORNER_WEIGHT
 
     rng = np.random.default_rng(5)
     crops = np.stack([_marked_crop(), rng.integers(0, 255, (96, 96, 3), dtype=np.uint8)])
-    plain = CardDetector("french", models_dir=models_copy, suit_corner_weight=0.0)
-    side = CardDetector("french", models_dir=models_copy)
+    plain = CardDetector("french", models_dir=corner_models, suit_corner_weight=0.0)
+    side = CardDetector("french", models_dir=corner_models)
     assert side.suit_corner_weight == SUIT_CORNER_WEIGHT > 0
     before, after = plain.classify_crops(crops), side.classify_crops(crops)
     mirrored = np.ascontiguousarray(crops[:, :, ::-1])
@@ -173,7 +167,7 @@ def test_the_other_corners_lean_on_the_suit_alone(models_copy):
     np.testing.assert_allclose(ratio(after, "QH", "7H"), ratio(before, "QH", "7H"), rtol=1e-4)
     assert not np.allclose(ratio(after, "QH", "QS"), ratio(before, "QH", "QS"), rtol=1e-3)
     with pytest.raises(ValueError, match="suit_corner_weight"):
-        CardDetector("french", models_dir=models_copy, suit_corner_weight=-1.0)
+        CardDetector("french", models_dir=corner_models, suit_corner_weight=-1.0)
 
 
 def test_card_parts_name_each_class_rank_and_suit():
@@ -299,14 +293,12 @@ def test_a_bare_corner_neither_outvotes_the_index_nor_makes_the_card_a_back():
     assert faces[2].argmax() == 2 and faces[2, 2] == 0.8  # both corners a back's pattern: a back
 
 
-def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
+def test_corners_can_be_cut_from_a_bigger_crop(corner_models):
     # a big card: the whole card is read from its 96 px crop, the corners from a 192 px one
     image = cv2.resize(np.tile(_marked_crop(), (1, 1, 1)), (300, 420), interpolation=cv2.INTER_NEAREST)
     box = np.array([[0.0, 0.0, 300.0, 420.0]])
-    same = CardDetector("french", models_dir=models_copy)
-    big = CardDetector("french", models_dir=models_copy, corner_crop=192)
+    same = CardDetector("french", models_dir=corner_models)
+    big = CardDetector("french", models_dir=corner_models, corner_crop=192)
     assert same.corner_crop is None and big.corner_crop == 192
     seen = []
     original = big.classify_crops
@@ -316,7 +308,7 @@ def test_corners_can_be_cut_from_a_bigger_crop(models_copy):
     assert seen == [((1, 96, 96, 3), (1, 192, 192, 3))]
     assert len(readings[0]) == 3 and len(same.readings(np.ascontiguousarray(image), box, 3)[0]) == 3
     with pytest.raises(ValueError, match="corner_crop"):
-        CardDetector("french", models_dir=models_copy, corner_crop=0)
+        CardDetector("french", models_dir=corner_models, corner_crop=0)
 
 
 def test_designs_evaluation_reads_each_design_alone(capsys):
@@ -528,38 +520,34 @@ def test_side_ranks_lean_on_the_rank_as_far_as_the_windows_show_an_index(models_
         CardDetector("french", models_dir=models_copy, side_rank_weight=1.5)
 
 
-def test_photo_settings_read_the_photo_corner_model_and_the_table_its_own(models_copy):
+def test_photo_settings_read_the_photo_corner_model_and_the_table_its_own(corner_models):
     """``card-corners-<family>-photo.onnx`` is read by the photo settings only; without it they read the
     table's corner model.  A wrong photo model (other classes) must not touch the table."""
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
     from companion.vision.settings import photo_settings
 
-    photo = models_copy / corner_file("french", photo=True)
+    photo = corner_models / corner_file("french", photo=True)
     photo.unlink(missing_ok=True)
-    assert CardDetector("french", models_dir=models_copy, **photo_settings()).corner_path.name == corner_file("french")
-    shutil.copy(models_copy / classifier_file("spanish"), photo)
-    table = CardDetector("french", models_dir=models_copy)
+    assert CardDetector("french", models_dir=corner_models, **photo_settings()).corner_path.name == corner_file("french")
+    shutil.copy(corner_models / classifier_file("spanish"), photo)
+    table = CardDetector("french", models_dir=corner_models)
     assert table.corners is not None and table.corner_path.name == "card-corners-french.onnx"
     with pytest.raises(ModelError, match="card-corners-french-photo.onnx names other classes"):
-        CardDetector("french", models_dir=models_copy, **photo_settings())
-    shutil.copy(models_copy / corner_file("french"), photo)
-    read = CardDetector("french", models_dir=models_copy, **photo_settings())
+        CardDetector("french", models_dir=corner_models, **photo_settings())
+    shutil.copy(corner_models / corner_file("french"), photo)
+    read = CardDetector("french", models_dir=corner_models, **photo_settings())
     assert read.corner_path == photo
     crops = np.stack([_marked_crop()])
     np.testing.assert_allclose(read.corner_readings(crops), table.corner_readings(crops), rtol=1e-5, atol=1e-7)
 
 
-def test_the_evaluation_names_the_corner_model_it_read_with(models_copy, capsys):
+def test_the_evaluation_names_the_corner_model_it_read_with(corner_models, capsys):
     """``evaluate`` reads photos with the photo corner model, ``--table-corners`` with the table's (the
     figures before session 38), and says which in its result."""
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
     from companion.vision.evaluate import main as evaluate_main
 
-    shutil.copy(models_copy / corner_file("french"), models_copy / corner_file("french", photo=True))
+    shutil.copy(corner_models / corner_file("french"), corner_models / corner_file("french", photo=True))
     for extra, name in (([], "card-corners-french-photo.onnx"), (["--table-corners"], "card-corners-french.onnx")):
-        assert evaluate_main(["latency", "--frames", "1", "--models", str(models_copy), *extra]) == 0
+        assert evaluate_main(["latency", "--frames", "1", "--models", str(corner_models), *extra]) == 0
         assert __import__("json").loads(capsys.readouterr().out)["corner_model"] == name
 
 
@@ -659,7 +647,7 @@ def test_the_shipped_spanish_corner_model_names_more_table_cards_right(models_co
     from companion.table.render_session import RenderOptions, SessionRenderer
     from companion.table.script import make_script
     from companion.table.session import table_detector
-    from companion.vision.evaluate import iou
+    from companion.boxes import iou
 
     if not list_designs("spanish"):
         pytest.skip("no spanish card art on this machine (see .ci/setup)")

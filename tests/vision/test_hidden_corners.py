@@ -64,11 +64,9 @@ class _FixedCorners:
 
 
 @pytest.fixture
-def models_copy(models_copy):
-    """The shared copy of the models folder, where the French corner model is shipped."""
-    if not (models_copy / corner_file("french")).is_file():
-        pytest.skip("no corner model shipped in models/")
-    return models_copy
+def models_copy(corner_models):
+    """The shared copy of the models folder, where the French corner model is shipped (every test here reads it)."""
+    return corner_models
 
 
 def _with_hidden_names(monkeypatch, photo_path) -> None:
