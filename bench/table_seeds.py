@@ -6,6 +6,7 @@
                                                    # read again without the card's sides as an outline finder
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --models /work/cand  # ... with other weights
     python bench/table_seeds.py --seeds 0-17 --out /work/eval/all --no-outline-model  # ... outlines by the finders
+    python bench/table_seeds.py --seeds 408-415 --out /work/eval/arg --variants argentino  # Argentine sessions only
 
 For each seed, in its own folder ``OUT/seed-N`` (so that two jobs never write one
 folder): ``python -m companion.table.evaluate --mode video`` renders the seed's
@@ -84,18 +85,40 @@ def seed_folder(out: Path, seed: int, quad: str | None = None, models: Path | No
 
 
 def seed_commands(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-                  models: Path | None = None, outline_model: bool | None = None) -> list[list[str]]:
-    """The two evaluation runs of one seed: record (or replay) its streams, then replay them with answers."""
+                  models: Path | None = None, outline_model: bool | None = None,
+                  variants: str | None = None) -> list[list[str]]:
+    """The two evaluation runs of one seed: record (or replay) its streams, then replay them with answers.
+    ``variants``: the evaluation's ``--variants`` (e.g. ``argentino``, to judge a change that only Spanish
+    sessions see on more of them); None for its default mix."""
     folder = seed_folder(out, seed, quad, models, outline_model)
     base = [sys.executable, "-m", "companion.table.evaluate", "--hands", str(hands), "--mode", "video",
             "--seed", str(seed), "--out", str(folder), "--detections", str(folder / "streams")]
+    base += ["--variants", variants] if variants else []
     base += ["--quad", quad] if quad else []
     base += [] if outline_model is None else ["--outline-model" if outline_model else "--no-outline-model"]
     return [base, base + ["--answer", str(answer)]]
 
 
+def check_variants(out: Path, seed: int, variants: str | None) -> None:
+    """A seed's renders are of one mix of variants: the first run writes it (``OUT/seed-N/variants``), and a later
+    run that asks for another mix is refused (ValueError) rather than mixing two seeds' sessions in one sum."""
+    folder = out / f"seed-{seed}"
+    mark, renders = folder / "variants", folder / "sessions"
+    wanted = variants or "default"
+    if mark.is_file():
+        had = mark.read_text(encoding="utf-8").strip()
+    elif renders.is_dir() and any(renders.iterdir()):
+        had = "default"  # rendered before the driver wrote the mark, when it had no --variants
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        mark.write_text(wanted + "\n", encoding="utf-8")
+        return
+    if had != wanted:
+        raise ValueError(f"seed {seed}: {out} holds renders of variants {had!r}, not {wanted!r}: use another --out")
+
+
 def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None = None,
-             models: Path | None = None, outline_model: bool | None = None) -> float:
+             models: Path | None = None, outline_model: bool | None = None, variants: str | None = None) -> float:
     """Run one seed's two evaluations, their output in its folder's ``log.txt``; seconds spent.
     With ``quad``, ``models`` (weights read from that folder, ``COMPANION_MODELS``) or ``outline_model`` the seed's renders
     (``OUT/seed-N/sessions``) are shared, not rendered again.
@@ -108,7 +131,7 @@ def run_seed(seed: int, out: Path, hands: int, answer: float, quad: str | None =
         (folder / "sessions").symlink_to(Path("..") / "sessions", target_is_directory=True)
     start = time.monotonic()
     with open(folder / "log.txt", "a", encoding="utf-8") as log:
-        for cmd in seed_commands(seed, out, hands, answer, quad, models, outline_model):
+        for cmd in seed_commands(seed, out, hands, answer, quad, models, outline_model, variants):
             log.write("$ " + " ".join(cmd[1:]) + "\n")
             log.flush()
             if subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env).returncode != 0:
@@ -192,11 +215,17 @@ def main(argv: list[str] | None = None) -> int:
                              "(card-outlines.onnx, in models/ or --models) into OUT/seed-N/outline-model, or "
                              "(--no-outline-model) by the finders' alone into OUT/seed-N/no-outline-model "
                              "(default: as the table does, TABLE_OUTLINE_MODEL)")
+    parser.add_argument("--variants", default=None, metavar="NAMES",
+                        help="render only sessions of these variants (the evaluation's --variants, e.g. argentino); "
+                             "an OUT holds one mix (default: the evaluation's own mix)")
     args = parser.parse_args(argv)
     if args.models is not None and not args.models.is_dir():
         parser.error(f"--models: no such folder: {args.models}")
     try:
         seeds = parse_seeds(args.seeds)
+        if not args.report:
+            for seed in seeds:
+                check_variants(args.out, seed, args.variants)
     except ValueError as exc:
         parser.error(str(exc))
     console = Console()
@@ -204,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             jobs = {pool.submit(run_seed, s, args.out, args.hands, args.answer, args.quad, args.models,
-                                args.outline_model): s
+                                args.outline_model, args.variants): s
                     for s in seeds}
             for job in as_completed(jobs):
                 try:

@@ -133,3 +133,19 @@ def test_the_outline_model_reads_the_same_renders_into_a_folder_of_its_own(seeds
     assert "--no-outline-model" in record
     assert record[record.index("--out") + 1] == str(tmp_path / "seed-7" / "no-outline-model")
 
+
+
+def test_variants_go_to_both_runs_and_one_out_holds_one_mix(seeds_driver, tmp_path):
+    """``--variants argentino``: the seed renders Argentine sessions only, and its folder says so; asking the same
+    folder for another mix is refused, so two mixes are never summed as one seed."""
+    record, answered = seeds_driver.seed_commands(7, tmp_path, 60, 1.0, variants="argentino")
+    assert record[record.index("--variants") + 1] == "argentino" and answered == record + ["--answer", "1.0"]
+    assert "--variants" not in seeds_driver.seed_commands(7, tmp_path, 60, 1.0)[0]
+    seeds_driver.check_variants(tmp_path, 7, "argentino")
+    seeds_driver.check_variants(tmp_path, 7, "argentino")  # the same mix again: resumes
+    with pytest.raises(ValueError, match="argentino"):
+        seeds_driver.check_variants(tmp_path, 7, None)
+    (tmp_path / "seed-8" / "sessions" / "s00").mkdir(parents=True)  # rendered before the mark existed
+    seeds_driver.check_variants(tmp_path, 8, None)
+    with pytest.raises(ValueError, match="default"):
+        seeds_driver.check_variants(tmp_path, 8, "argentino")
