@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.cards import CardError, canonical
 from companion.engine.envido import ENVIDO_KINDS
@@ -300,13 +300,8 @@ class Game:
                                 hand._end_trick(out)
                         else:
                             hand._play(event, out)
-                    except IllegalEvent:
-                        if self._dirty:
-                            self._replay()
-                        raise
-                    except Exception as exc:  # a bug must not corrupt the state or escape as a traceback
-                        self._replay()
-                        raise IllegalEvent(f"internal error on a {kind} event: {exc!r}") from exc
+                    except Exception as exc:
+                        self._roll_back(kind, exc)
                     self.seq += 1
                     self.events.append(event)
                     return out
@@ -323,17 +318,23 @@ class Game:
         self._dirty = False
         try:
             out = self._apply(event)
-        except IllegalEvent:
-            if self._dirty:
-                self._replay()
-            raise
-        except Exception as exc:  # a bug must not corrupt the state or escape as a traceback
-            self._replay()
-            raise IllegalEvent(f"internal error on a {kind} event: {exc!r}") from exc
+        except Exception as exc:
+            self._roll_back(kind, exc)
         if checkpoint is not None:
             self._keep(checkpoint)
         self.events.append(event)
         return out
+
+    def _roll_back(self, kind: str, exc: Exception) -> NoReturn:
+        """An event failed: give the state back as the event found it and raise. A rejected event
+        (IllegalEvent) that changed something first is undone by replaying the log; any other exception
+        is a bug, which must neither corrupt the state nor escape as a traceback."""
+        if isinstance(exc, IllegalEvent):
+            if self._dirty:
+                self._replay()
+            raise exc
+        self._replay()
+        raise IllegalEvent(f"internal error on a {kind} event: {exc!r}") from exc
 
     def undo(self) -> None:
         """Retract the last applied event (``note`` events are not events to the engine)."""

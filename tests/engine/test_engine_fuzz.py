@@ -67,3 +67,50 @@ def test_mutated_legal_logs_never_crash(seed, variant, data):
         else:
             log.insert(i, data.draw(lines))
     _check(score_log(log), len(log))
+
+
+def test_a_bug_in_the_engine_is_an_illegal_event_and_leaves_the_state_as_it_was(monkeypatch):
+    """A bug met while applying an event (on the fast path of a play and on the general path) must neither
+    escape as a traceback nor leave half an event applied: the state is what it was before the event."""
+    from companion.engine.hand import Hand
+    from companion.engine.outcomes import IllegalEvent
+    from engine_helpers import ev, new, run
+
+    game = new("paulista", 2)
+    run(game, "hand 1 4D", "p0 5C")
+    before = game.state.to_dict()
+
+    def broken(self, out):
+        self.cur.append(("scribbled", "over", True))  # half an event applied, then the bug
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Hand, "_end_trick", broken)
+    try:
+        game.apply(ev("p1 6C"))  # the trick's last card: the fast path ends the trick
+    except IllegalEvent as exc:
+        assert "internal error on a play event" in str(exc) and isinstance(exc.__cause__, RuntimeError)
+    else:
+        raise AssertionError("the bug was not reported")
+    assert game.state.to_dict() == before and len(game.events) == 2  # the hand and the first card
+    monkeypatch.undo()
+
+    from companion.engine.game import Game
+    apply = Game._apply
+
+    def broken_apply(self, event):
+        out = apply(self, event)
+        if event["type"] == "raise":  # the whole raise applied, then the bug (the replay after it applies the rest)
+            raise RuntimeError("a bug")
+        return out
+
+    monkeypatch.setattr(Game, "_apply", broken_apply)
+    try:
+        game.apply(ev("r1"))  # a truco: the general path
+    except IllegalEvent as exc:
+        assert "internal error on a raise event" in str(exc)
+    else:
+        raise AssertionError("the bug was not reported")
+    assert game.state.to_dict() == before and len(game.events) == 2
+    monkeypatch.undo()
+    run(game, "p1 6C")  # the table goes on where it was
+    assert game.state.to_dict() != before
