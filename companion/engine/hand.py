@@ -750,42 +750,44 @@ class Hand:
             return "envido", e.declarations
         return None
 
-    def _points(self, seat: int, points: int, out: list[Outcome]) -> None:
+    def _speaking(self, seat: int, none_open: str) -> tuple[str, Declarations]:
+        """The comparison (``"envido"`` or ``"flor"``) and its declarations that ``seat`` may speak in now:
+        points and son buenas both need one open and the seat's turn in it (IllegalEvent, ``none_open`` when
+        none is open)."""
         self._member(seat)
         found = self._declarations()
         if found is None:
-            raise IllegalEvent("no envido or flor comparison is waiting for points")
+            raise IllegalEvent(none_open)
         what, decl = found
         why = decl.can_speak(seat)
         if why:
             raise IllegalEvent(why)
-        valid = flor_points_valid if what == "flor" else envido_points_valid
-        if not valid(points):
-            raise IllegalEvent(f"{points} is not a possible {what} total")
+        return what, decl
+
+    def _keep_flor_declarations(self, what: str, decl: Declarations) -> None:
+        """A flor's comparison is built when first asked for; the first word spoken in it keeps it."""
         if what == "flor":
             assert self.flor is not None
             self.flor.declarations = decl
+
+    def _points(self, seat: int, points: int, out: list[Outcome]) -> None:
+        what, decl = self._speaking(seat, "no envido or flor comparison is waiting for points")
+        valid = flor_points_valid if what == "flor" else envido_points_valid
+        if not valid(points):
+            raise IllegalEvent(f"{points} is not a possible {what} total")
+        self._keep_flor_declarations(what, decl)
         decl.declare(seat, points)
         out.append(Outcome("points", f"seat {seat} declares {points} ({what})",
                            {"seat": seat, "points": points, "what": what, "declared": True}))
         self._after_declaration(what, decl, out)
 
     def _good(self, seat: int, out: list[Outcome]) -> None:
-        self._member(seat)
-        found = self._declarations()
-        if found is None:
-            raise IllegalEvent("no envido or flor comparison is open")
-        what, decl = found
-        why = decl.can_speak(seat)
-        if why:
-            raise IllegalEvent(why)
+        what, decl = self._speaking(seat, "no envido or flor comparison is open")
         if decl.best_seat is None:
             raise IllegalEvent("nobody has declared yet: son buenas needs a declaration to concede to")
         if decl.leading_team == seat % 2:
             raise IllegalEvent(f"team {seat % 2} already has the best {what}")
-        if what == "flor":
-            assert self.flor is not None
-            self.flor.declarations = decl
+        self._keep_flor_declarations(what, decl)
         decl.good(seat)
         out.append(Outcome("bet", f"seat {seat}: son buenas", {"bet": what, "answer": "good", "seat": seat}))
         self._after_declaration(what, decl, out)
