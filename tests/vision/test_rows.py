@@ -289,6 +289,7 @@ def test_a_family_with_no_corner_reader_leaves_rows_as_they_are(models_copy):
     from companion.vision.detector import corner_file
 
     (models_copy / corner_file("spanish")).unlink(missing_ok=True)
+    (models_copy / corner_file("spanish", photo=True)).unlink(missing_ok=True)  # the photos' own (session 63)
     spanish = CardDetector("spanish", models_dir=models_copy, **photo_settings())
     assert spanish.rows and spanish.corners is None
     image, _, _ = _row("french-dondorf.jpg", ["QH", "7C"], 0.4)
