@@ -134,7 +134,6 @@ def test_the_outline_model_reads_the_same_renders_into_a_folder_of_its_own(seeds
     assert record[record.index("--out") + 1] == str(tmp_path / "seed-7" / "no-outline-model")
 
 
-
 def test_variants_go_to_both_runs_and_one_out_holds_one_mix(seeds_driver, tmp_path):
     """``--variants argentino``: the seed renders Argentine sessions only, and its folder says so; asking the same
     folder for another mix is refused, so two mixes are never summed as one seed."""

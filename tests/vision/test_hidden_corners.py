@@ -63,12 +63,6 @@ class _FixedCorners:
         return [np.tile(self.row, (len(blob), 1)).astype(np.float32)]
 
 
-@pytest.fixture
-def models_copy(corner_models):
-    """The shared copy of the models folder, where the French corner model is shipped (every test here reads it)."""
-    return corner_models
-
-
 def _with_hidden_names(monkeypatch, photo_path) -> None:
     """The photo corner model read as naming the classifier's classes and then ``hidden``."""
     names = detector_module._names
@@ -82,29 +76,29 @@ def _with_hidden_names(monkeypatch, photo_path) -> None:
     monkeypatch.setattr(detector_module, "_names", named)
 
 
-def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_other(models_copy, monkeypatch):
-    photo = models_copy / corner_file("french", photo=True)
+def test_the_detector_takes_a_corner_model_with_the_hidden_class_last_and_no_other(corner_models, monkeypatch):
+    photo = corner_models / corner_file("french", photo=True)
     _with_hidden_names(monkeypatch, photo)
-    det = CardDetector("french", models_dir=models_copy, **photo_settings())
+    det = CardDetector("french", models_dir=corner_models, **photo_settings())
     n = len(det.cls_names)
     assert det.corner_hidden == n and det.hidden_mode == HIDDEN_MODE == "overlap"
-    assert CardDetector("french", models_dir=models_copy).corner_hidden is None  # the table's own model
+    assert CardDetector("french", models_dir=corner_models).corner_hidden is None  # the table's own model
     with pytest.raises(ValueError, match="hidden must be one of"):
-        CardDetector("french", models_dir=models_copy, hidden="ignore")
+        CardDetector("french", models_dir=corner_models, hidden="ignore")
     # a model naming "hidden" somewhere else is another model
     names = detector_module._names
     monkeypatch.setattr(detector_module, "_names", lambda s: {**names(s), 0: HIDDEN}
                         if str(photo) == str(getattr(s, "_model_path", "")) else names(s))
     with pytest.raises(ModelError, match="names other classes"):
-        CardDetector("french", models_dir=models_copy, **photo_settings())
-    assert (models_copy / classifier_file("french")).is_file()
+        CardDetector("french", models_dir=corner_models, **photo_settings())
+    assert (corner_models / classifier_file("french")).is_file()
 
 
-def test_a_window_read_as_hidden_counts_for_less_in_the_readings(models_copy, monkeypatch):
-    photo = models_copy / corner_file("french", photo=True)
+def test_a_window_read_as_hidden_counts_for_less_in_the_readings(corner_models, monkeypatch):
+    photo = corner_models / corner_file("french", photo=True)
     _with_hidden_names(monkeypatch, photo)
-    weigh = CardDetector("french", models_dir=models_copy, hidden="weigh", **photo_settings())
-    drop = CardDetector("french", models_dir=models_copy, hidden="drop", **photo_settings())
+    weigh = CardDetector("french", models_dir=corner_models, hidden="weigh", **photo_settings())
+    drop = CardDetector("french", models_dir=corner_models, hidden="drop", **photo_settings())
     n = len(weigh.cls_names)
     seven = next(i for i, name in weigh.cls_names.items() if name == "7H")
     row = np.zeros(n + 1)
@@ -181,10 +175,10 @@ class _CornersByPlace:
         return [np.stack(rows).astype(np.float32)]
 
 
-def test_overlap_weighs_the_hidden_windows_of_overlapped_cards_alone(models_copy, monkeypatch):
-    photo = models_copy / corner_file("french", photo=True)
+def test_overlap_weighs_the_hidden_windows_of_overlapped_cards_alone(corner_models, monkeypatch):
+    photo = corner_models / corner_file("french", photo=True)
     _with_hidden_names(monkeypatch, photo)
-    dets = {mode: CardDetector("french", models_dir=models_copy, hidden=mode, **photo_settings())
+    dets = {mode: CardDetector("french", models_dir=corner_models, hidden=mode, **photo_settings())
             for mode in ("drop", "weigh", "overlap")}
     n = len(dets["drop"].cls_names)
     seven = next(i for i, name in dets["drop"].cls_names.items() if name == "7H")
@@ -208,11 +202,11 @@ def test_overlap_weighs_the_hidden_windows_of_overlapped_cards_alone(models_copy
     # without overlap flags (the table's calls) "overlap" reads as "drop"
     assert np.allclose(dets["overlap"].corner_readings(crops), drop)
     with pytest.raises(ValueError, match="overlap_min"):
-        CardDetector("french", models_dir=models_copy, hidden="overlap", overlap_min=0.0)
+        CardDetector("french", models_dir=corner_models, hidden="overlap", overlap_min=0.0)
 
 
-def test_naming_boxes_says_which_cards_another_box_overlaps(models_copy, monkeypatch):
-    det = CardDetector("french", models_dir=models_copy, **photo_settings())
+def test_naming_boxes_says_which_cards_another_box_overlaps(corner_models, monkeypatch):
+    det = CardDetector("french", models_dir=corner_models, **photo_settings())
     seen = []
 
     def record(crops, corner_crops=None, upright=None, overlapped=None):
