@@ -28,9 +28,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.boxes import iou
 from companion.engine.variants import resolve
 from companion.table.session import table_detector
-from companion.table.tracker import iou
 from companion.vision.crops import quad_methods
 
 
