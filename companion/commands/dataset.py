@@ -170,7 +170,8 @@ def _crops(args: argparse.Namespace) -> int:
     def work() -> list[str]:
         count = build_crops(args.family, args.n, args.out, split=args.split, seed=args.seed, workers=args.workers,
                             start=args.start, figures=args.figures, face_mix=args.face_mix,
-                            reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip)
+                            reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip,
+                            ink=args.ink)
         return [f"{args.family} {args.split}: {count} classifier crops from {args.n} small scenes -> "
                 f"{args.out}/{args.split}"]
 
@@ -238,6 +239,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--face-mix", type=share, default=0.0, metavar="P",
                    help="share of figures drawn with another figure's picture inside their own index corners")
     _redraw_options(c, "share of French cards whose index corners are redrawn in another typeface")
+    c.add_argument("--ink", type=share, default=0.0, metavar="P",
+                   help="share of scenes whose faces are printed in other inks, one colour a suit (four-colour "
+                        "and pale-ink decks; companion.synth.ink)")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)

@@ -339,7 +339,7 @@ def mixed_face(design: Design, card: str, rng: np.random.Generator) -> np.ndarra
 
 def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Design], figures: bool = False,
                       face_mix: float = 0.0, reindex: float = 0.0, index_styles: tuple[str, ...] = ("stacked",),
-                      big_pip: float = 0.0) -> Scene:
+                      big_pip: float = 0.0, ink: float = 0.0) -> Scene:
     """A small scene centred on one card with a few neighbours, for classifier crops.
 
     Cheaper than a full table (small canvas) and scaled so the cards are 50-260 px
@@ -349,7 +349,8 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
     ``reindex``: the share of French cards whose index corners are redrawn in
     another typeface (:func:`companion.synth.reindex.reindexed_face`), in one of
     ``index_styles``, and ``big_pip`` the share of those number cards drawn as one
-    large pip.
+    large pip.  ``ink``: the share of scenes whose faces are printed in other inks, one palette a scene
+    (:func:`companion.synth.ink.random_palette`; at 0 no random draw changes).
     """
     from companion.synth.layouts import random_lighting
     from companion.synth.scene import Camera, Placement
@@ -360,6 +361,11 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
     pool = tuple(c for c in allowed if design.has(c))
     n = int(rng.integers(1, 5))
     cards = [pool[i] for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
+    palette = None
+    if ink > 0 and rng.random() < ink:
+        from companion.synth.ink import random_palette
+
+        palette = random_palette(rng)
 
     def art(card: str) -> np.ndarray | None:
         face = None
@@ -371,6 +377,11 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
 
             face = reindexed_face(face if face is not None else card_image(design, card), card, rng,
                                   index_styles, big_pip)
+        if palette is not None and card != "back":
+            from companion.synth.art import card_image
+            from companion.synth.ink import reinked_face
+
+            face = reinked_face(face if face is not None else card_image(design, card), card, palette, family)
         return face
 
     placements = [Placement(cards[0], (0.0, 0.0), float(rng.uniform(0, 360)), 1.0, int(rng.integers(0, 3)),
@@ -395,29 +406,30 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
 
 
 def _crop_worker(args: tuple) -> int:
-    family, split, start, stop, seed, out, crop, figures, face_mix, reindex, index_styles, big_pip = args
+    family, split, start, stop, seed, out, crop, figures, face_mix, reindex, index_styles, big_pip, ink = args
     cv2.setNumThreads(1)
     designs = _split_designs_cached(family, split)
     count = 0
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 2 if split == "train" else 3])
-        scene = render_crop_scene(rng, family, designs, figures, face_mix, reindex, index_styles, big_pip)
+        scene = render_crop_scene(rng, family, designs, figures, face_mix, reindex, index_styles, big_pip, ink)
         count += write_crops(scene.image, _in_view(scene), Path(out) / split, f"c{family[:2]}{i:07d}", crop, rng)
     return count
 
 
 def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed: int = 0, workers: int = 1,
                 crop: int = CROP, start: int = 0, figures: bool = False, face_mix: float = 0.0,
-                reindex: float = 0.0, index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> int:
+                reindex: float = 0.0, index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0,
+                ink: float = 0.0) -> int:
     """Render ``n`` small scenes and write classifier crops to ``out/<split>/<CARD>/``; returns the count.
 
-    ``figures``/``face_mix``/``reindex``/``index_styles``/``big_pip``: see :func:`render_crop_scene`
-    (figure-only scenes, mixed pictures, redrawn indices and how they are laid out).
+    ``figures``/``face_mix``/``reindex``/``index_styles``/``big_pip``/``ink``: see :func:`render_crop_scene`
+    (figure-only scenes, mixed pictures, redrawn indices and how they are laid out, other inks).
     """
     designs_for(family, split, workers)
     step = max(1, (n + workers * 8 - 1) // (workers * 8))
     chunks = [(family, split, a, min(a + step, start + n), seed, str(out), crop, figures, face_mix, reindex,
-               tuple(index_styles), big_pip)
+               tuple(index_styles), big_pip, ink)
               for a in range(start, start + n, step)]
     if workers <= 1:
         return sum(_crop_worker(c) for c in chunks)
