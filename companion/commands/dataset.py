@@ -47,7 +47,8 @@ def _build(args: argparse.Namespace) -> int:
                 build_dataset(args.family, n, args.out, split=split, seed=args.seed, workers=args.workers,
                               start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
                               photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs,
-                              reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip)
+                              reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip,
+                              ink=args.ink)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -189,6 +190,12 @@ def _redraw_options(parser: argparse.ArgumentParser, reindex_help: str) -> None:
                         help="share of redrawn number cards whose body becomes one large suit sign (minimalist decks)")
 
 
+def _ink_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """--ink, shared by `build` (per scene) and `crops` (per small scene)."""
+    parser.add_argument("--ink", type=share, default=0.0, metavar="P",
+                        help=f"{what}, one colour a suit (four-colour and pale-ink decks; companion.synth.ink)")
+
+
 def _index_corners(args: argparse.Namespace) -> int:
     from companion.synth.index_corners import report
 
@@ -222,6 +229,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "Debian archive), or all three; validation always uses the held-back Debian designs")
     _redraw_options(b, "share of training scenes whose face-up cards all have their index corners redrawn in "
                        "another typeface (validation scenes never are)")
+    _ink_option(b, "share of training scenes whose face-up cards are printed in other inks (validation scenes "
+                   "never are)")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,
@@ -239,9 +248,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--face-mix", type=share, default=0.0, metavar="P",
                    help="share of figures drawn with another figure's picture inside their own index corners")
     _redraw_options(c, "share of French cards whose index corners are redrawn in another typeface")
-    c.add_argument("--ink", type=share, default=0.0, metavar="P",
-                   help="share of scenes whose faces are printed in other inks, one colour a suit (four-colour "
-                        "and pale-ink decks; companion.synth.ink)")
+    _ink_option(c, "share of scenes whose faces are printed in other inks")
     c.set_defaults(func=_crops)
     r = sub.add_parser("recrop", help="cut the classifier crops again from rendered scenes (after a crop change)")
     r.add_argument("--family", choices=("french", "spanish"), required=True)

@@ -91,7 +91,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
                         back_designs: list[Design] | None = None, size: tuple[int, int] | None = None,
                         layouts: tuple[str, ...] | None = None, photos: PhotoPool | None = None,
                         photo_share: float = 0.0, reindex: float = 0.0,
-                        index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> Scene:
+                        index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0,
+                        ink: float = 0.0) -> Scene:
     """One random training scene of ``family`` drawn with one of ``designs``.
 
     ``layouts``: draw the layout kind uniformly from these (default: the table mix of
@@ -104,7 +105,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     of the number cards as one large pip).  Why: the held-back designs that read worst print their
     index where no training deck does (rank and suit on one line, the rank top right, one big pip),
     and only whole scenes teach a classifier those layouts on cards half under others.  At 0 no
-    random draw changes.
+    random draw changes.  ``ink``: the share of scenes whose face-up cards are printed in other inks, one
+    palette a scene (:mod:`companion.synth.ink`; at 0 no random draw changes either).
     """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
@@ -117,6 +119,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     placements, kind = random_layout(rng, pool, kind)
     if reindex > 0 and family == "french" and rng.random() < reindex:
         _reindex_placements(placements, design, rng, index_styles, big_pip)
+    if ink > 0 and rng.random() < ink:
+        _ink_placements(placements, design, rng)
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
     lighting = random_lighting(rng)
@@ -213,7 +217,7 @@ def _worker(args: tuple) -> list[str]:
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
         scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share,
-                                    reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2])
+                                    reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2], ink=redraw[3])
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
@@ -234,7 +238,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
                   workers: int = 1, crop: int = CROP, start: int = 0,
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
                   photo_share: float = 0.0, designs: str = "debian", reindex: float = 0.0,
-                  index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0) -> Path:
+                  index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0, ink: float = 0.0) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
@@ -242,12 +246,13 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes;
     ``designs``: the training designs' source (:data:`DESIGN_SOURCES`; validation keeps the held-back ones).
     ``reindex``/``index_styles``/``big_pip``: redrawn index corners in a share of the training scenes
-    (:func:`render_random_scene`); validation scenes are never redrawn, they show the held-back decks as printed.
+    (:func:`render_random_scene`), and ``ink`` the share printed in other inks; validation scenes are never
+    redrawn nor re-inked, they show the held-back decks as printed.
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
     if split != "train":
-        reindex = 0.0
+        reindex = ink = 0.0
     if reindex > 0:
         from companion.synth.reindex import check_index_styles
 
@@ -260,7 +265,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
-    redraw = (reindex, tuple(index_styles), big_pip)
+    redraw = (reindex, tuple(index_styles), big_pip, ink)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
     designs_for(family, split, workers, designs)
     chunks = []
@@ -301,6 +306,18 @@ def write_combined_yaml(root: str | Path, families: tuple[str, ...] = ("french",
     path = root / "det.yaml"
     path.write_text(f"path: {root.resolve()}\ntrain:\n{train}\nval:\n{val}\nnames:\n  0: card\n  1: back\n")
     return path
+
+
+def _ink_placements(placements: list[Placement], design: Design, rng: np.random.Generator) -> None:
+    """Print every face-up placement of the scene's design (its redrawn face too) in one random palette."""
+    from companion.synth.art import card_image
+    from companion.synth.ink import random_palette, reinked_face
+
+    palette = random_palette(rng)
+    for p in placements:
+        if p.card != "back" and p.design is None:
+            p.art = reinked_face(p.art if p.art is not None else card_image(design, p.card), p.card, palette,
+                                 design.family)
 
 
 def _figures(family: str) -> tuple[str, ...]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -105,3 +107,48 @@ def test_dataset_crops_takes_an_ink_share(tmp_path, figure_design, monkeypatch, 
     assert list(out.rglob("*.jpg"))
     with pytest.raises(SystemExit):
         main(["dataset", "crops", "--family", "spanish", "--n", "4", "--out", str(out), "--ink", "2"])
+
+
+def test_dataset_build_inks_every_face_of_a_training_scene_and_never_a_validation_one(tmp_path, monkeypatch):
+    """`dataset build --ink 1` prints every face-up card of each training scene in the scene's palette (a
+    redrawn face too); validation scenes show the held-back decks as printed; at 0 a seed renders the scenes it
+    always did."""
+    import companion.synth.art as art
+    import companion.synth.build as build
+    import companion.synth.ink as ink
+    import companion.synth.scene as scene
+    from companion.synth import Design
+
+    cards = ("7S", "KH", "2D", "AC")
+    design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
+    face = _face(INKS["black"])
+    monkeypatch.setattr(art, "card_image", lambda d, c: face)
+    monkeypatch.setattr(scene, "card_image", lambda d, c: face)
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
+    monkeypatch.setattr(build, "family_cards", lambda family: cards)
+    monkeypatch.setattr(build, "has_back", lambda d: True)
+    inked: list[tuple[str, tuple]] = []
+    real = ink.reinked_face
+
+    def spy(face_, card, palette, family="french"):
+        inked.append((card, tuple(sorted(palette.items()))))
+        return real(face_, card, palette, family)
+
+    monkeypatch.setattr(ink, "reinked_face", spy)
+
+    def faces(out, split):
+        return sorted(c["card"] for line in (out / "scenes" / f"{split}-french.jsonl").read_text().splitlines()
+                      for c in json.loads(line)["cards"] if c["card"] != "back")
+
+    out = build.build_dataset("french", 3, tmp_path / "inked", split="train", seed=4, ink=1.0, reindex=0.5)
+    assert faces(out, "train") and sorted(c for c, _ in inked) == faces(out, "train")  # every face, once
+    assert len({p for _, p in inked}) == 3  # one palette a scene
+    inked.clear()
+    build.build_dataset("french", 2, tmp_path / "val", split="val", seed=4, ink=1.0)
+    plain = build.build_dataset("french", 2, tmp_path / "plain", split="train", seed=4, ink=0.0)
+    default = build.build_dataset("french", 2, tmp_path / "default", split="train", seed=4)
+    assert inked == []
+    for stem in ("fr000000", "fr000001"):
+        a = cv2.imread(str(plain / "images" / "train" / f"{stem}.jpg"))
+        assert np.array_equal(a, cv2.imread(str(default / "images" / "train" / f"{stem}.jpg")))
