@@ -20,3 +20,26 @@ def figure_design(tmp_path, monkeypatch):
         img[:, :40] = img[:, -40:] = (shade, 0, 255 - shade)  # the index strips
         cv2.imwrite(str(folder / f"{int(card[:-1]):02d}-oros.png"), img)
     return Design("figures", "spanish", "naipes-libres", folder, ("10O", "11O", "12O"))
+
+
+@pytest.fixture()
+def one_french_design(tmp_path, monkeypatch):
+    """Make the generator draw every scene from one four-card French design whose every face is the array given
+    (``one_french_design(face)`` returns the design): no card art needed."""
+
+    def use(face: np.ndarray) -> Design:
+        import companion.synth.art as art
+        import companion.synth.build as build
+        import companion.synth.scene as scene
+
+        cards = ("7S", "KH", "2D", "AC")
+        design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
+        monkeypatch.setattr(art, "card_image", lambda d, c: face)
+        monkeypatch.setattr(scene, "card_image", lambda d, c: face)
+        monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
+        monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
+        monkeypatch.setattr(build, "family_cards", lambda family: cards)
+        monkeypatch.setattr(build, "has_back", lambda d: True)
+        return design
+
+    return use

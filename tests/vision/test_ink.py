@@ -109,25 +109,15 @@ def test_dataset_crops_takes_an_ink_share(tmp_path, figure_design, monkeypatch, 
         main(["dataset", "crops", "--family", "spanish", "--n", "4", "--out", str(out), "--ink", "2"])
 
 
-def test_dataset_build_inks_every_face_of_a_training_scene_and_never_a_validation_one(tmp_path, monkeypatch):
+def test_dataset_build_inks_every_face_of_a_training_scene_and_never_a_validation_one(tmp_path, monkeypatch,
+                                                                                     one_french_design):
     """`dataset build --ink 1` prints every face-up card of each training scene in the scene's palette (a
     redrawn face too); validation scenes show the held-back decks as printed; at 0 a seed renders the scenes it
     always did."""
-    import companion.synth.art as art
     import companion.synth.build as build
     import companion.synth.ink as ink
-    import companion.synth.scene as scene
-    from companion.synth import Design
 
-    cards = ("7S", "KH", "2D", "AC")
-    design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
-    face = _face(INKS["black"])
-    monkeypatch.setattr(art, "card_image", lambda d, c: face)
-    monkeypatch.setattr(scene, "card_image", lambda d, c: face)
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
-    monkeypatch.setattr(build, "family_cards", lambda family: cards)
-    monkeypatch.setattr(build, "has_back", lambda d: True)
+    one_french_design(_face(INKS["black"]))
     inked: list[tuple[str, tuple]] = []
     real = ink.reinked_face
 

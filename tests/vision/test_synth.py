@@ -616,25 +616,17 @@ def test_scene_bands_label_the_band_that_holds_a_whole_index(tmp_path):
         scene_corner_images(image, [line], np.random.default_rng(0), view="edges")
 
 
-def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tmp_path, monkeypatch):
+def test_dataset_build_reindex_redraws_every_face_of_the_training_scenes_only(tmp_path, monkeypatch,
+                                                                             one_french_design):
     """`dataset build --reindex` redraws the index corners of a share of training scenes, every face-up card
     of such a scene, in the layouts asked for; validation scenes (held-back decks as printed) never, and at 0
     nothing is drawn, so a seed still renders the scenes it always did."""
-    import companion.synth.art as art
     import companion.synth.build as build
     import companion.synth.reindex as reindex
-    import companion.synth.scene as scene
 
-    cards = ("7S", "KH", "2D", "AC")
-    design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
     face = np.full((360, 250, 4), 255, np.uint8)
     face[:, :, :3] = (235, 240, 245)
-    monkeypatch.setattr(art, "card_image", lambda d, c: face)
-    monkeypatch.setattr(scene, "card_image", lambda d, c: face)
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
-    monkeypatch.setattr(build, "family_cards", lambda family: cards)
-    monkeypatch.setattr(build, "has_back", lambda d: True)
+    one_french_design(face)
     calls: list[tuple[str, tuple[str, ...], float]] = []
     original = reindex.redraw_index
 
