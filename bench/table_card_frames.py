@@ -1,7 +1,7 @@
 """How often the card detector names the table's face-up cards right, frame by frame, by design.
 
     python -m companion.table.evaluate --hands 60 --mode video --seed 2 --out /tmp/eval --detections /tmp/eval/det
-    python bench/table_card_frames.py --out /tmp/eval --detections /tmp/eval/det --design tango_nuevo
+    python bench/table_card_frames.py --out /tmp/eval --detections /tmp/eval/det --design tango_nuevo [--confusions 10]
 
 The table evaluation scores hands and logged cards; a change to the models or
 to how a card is read moves those by a few cards out of hundreds.  This reads
@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                         help="the outline model's outline first (card-outlines.onnx), then the finders, or not "
                              "(default: as the table does, TABLE_OUTLINE_MODEL)")
+    parser.add_argument("--confusions", type=int, default=0, metavar="N",
+                        help="also print the N commonest misreadings (true card -> name read), with how often "
+                             "the true card was read in all")
     args = parser.parse_args(argv)
     methods = None
     if args.quad:
@@ -57,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no rendered sessions in {args.out}", file=sys.stderr)
         return 1
     tally: Counter = Counter()
+    misread: Counter = Counter()
+    seen: Counter = Counter()
     for folder in sorted(p for p in sessions.iterdir() if p.is_dir()):
         meta = json.loads((folder / "session.json").read_text())
         if meta["family"] != "french" or args.design not in meta["design"]:
@@ -90,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                            "in view" if true.get("visible", 1.0) > 0.95 else "partly covered")
                     tally[key + ("n",)] += 1
                     tally[key + ("right",)] += bool(reading) and reading[0][0] == true["card"]
+                    seen[true["card"]] += 1
+                    if not reading or reading[0][0] != true["card"]:
+                        misread[(true["card"], reading[0][0] if reading else "nothing")] += 1
             index += 1
         cap.release()
     if not tally:
@@ -98,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     for key in sorted({k[:3] for k in tally}):
         n = tally[key + ("n",)]
         print(f"{key[0]:32s} {key[1]:14s} {key[2]:15s} {n:5d} frames  {tally[key + ('right',)] / n:.3f} right")
+    for (true_card, read), count in misread.most_common(args.confusions):
+        print(f"{true_card:>4s} read {read:7s} {count:5d} of its {seen[true_card]} frames")
     return 0
 
 
