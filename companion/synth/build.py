@@ -313,7 +313,7 @@ def _ink_placements(placements: list[Placement], design: Design, rng: np.random.
     from companion.synth.art import card_image
     from companion.synth.ink import random_palette, reinked_face
 
-    palette = random_palette(rng)
+    palette = random_palette(rng, design.family)
     for p in placements:
         if p.card != "back" and p.design is None:
             p.art = reinked_face(p.art if p.art is not None else card_image(design, p.card), p.card, palette,
@@ -382,7 +382,7 @@ def render_crop_scene(rng: np.random.Generator, family: str, designs: list[Desig
     if ink > 0 and rng.random() < ink:
         from companion.synth.ink import random_palette
 
-        palette = random_palette(rng)
+        palette = random_palette(rng, family)
 
     def art(card: str) -> np.ndarray | None:
         face = None

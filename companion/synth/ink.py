@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.cards import FRENCH_SUITS, SPANISH_SUITS
 from companion.synth.index_corners import INDEX_REGION
 
 # BGR (the art's order).  Inks printed on real decks: the two usual ones, the four-colour decks' blues, greens,
@@ -31,15 +32,16 @@ INKS: dict[str, tuple[int, int, int]] = {
     "lavender": (215, 135, 140), "purple": (140, 40, 110), "magenta": (170, 50, 200), "yellow": (30, 200, 235),
     "gold": (40, 165, 215), "orange": (20, 120, 240), "brown": (30, 60, 120), "grey": (120, 120, 120),
 }
-SUITS = ("S", "H", "D", "C")
 
 
-def random_palette(rng: np.random.Generator, keep: float = 0.3) -> dict[str, tuple[int, int, int] | None]:
-    """One deck's inks: for each suit a colour of :data:`INKS` (jittered a little), or None (the art's own ink)
-    with probability ``keep``.  Drawn once a deck, so a scene's cards of one suit share their ink."""
+def random_palette(rng: np.random.Generator, family: str = "french",
+                   keep: float = 0.3) -> dict[str, tuple[int, int, int] | None]:
+    """One deck's inks: for each suit of ``family`` a colour of :data:`INKS` (jittered a little), or None (the
+    art's own ink) with probability ``keep``.  Drawn once a deck, so a scene's cards of one suit share their
+    ink."""
     names = list(INKS)
     out: dict[str, tuple[int, int, int] | None] = {}
-    for suit in SUITS:
+    for suit in FRENCH_SUITS if family == "french" else SPANISH_SUITS:
         if rng.random() < keep:
             out[suit] = None
             continue

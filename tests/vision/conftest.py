@@ -23,6 +23,17 @@ def figure_design(tmp_path, monkeypatch):
 
 
 @pytest.fixture()
+def only_figure_design(figure_design, monkeypatch):
+    """:func:`figure_design`, made the only design and its three cards the only cards the generator draws from."""
+    import companion.synth.build as build
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [figure_design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [figure_design])
+    monkeypatch.setattr(build, "family_cards", lambda family: figure_design.cards)
+    return figure_design
+
+
+@pytest.fixture()
 def one_french_design(tmp_path, monkeypatch):
     """Make the generator draw every scene from one four-card French design whose every face is the array given
     (``one_french_design(face)`` returns the design): no card art needed."""

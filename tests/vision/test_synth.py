@@ -207,13 +207,9 @@ def test_mixed_face_keeps_the_index_strips_and_takes_another_figure_picture(figu
     assert scene.cards and all(c.card in ("10O", "11O", "12O", "back") for c in scene.cards)
 
 
-def test_dataset_crops_cli_writes_figure_crops(tmp_path, figure_design, monkeypatch, capsys):
-    import companion.synth.build as build
+def test_dataset_crops_cli_writes_figure_crops(tmp_path, only_figure_design, capsys):
     from companion.cli import main
 
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [figure_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [figure_design])
-    monkeypatch.setattr(build, "family_cards", lambda family: figure_design.cards)
     out = tmp_path / "cls"
     assert main(["dataset", "crops", "--family", "spanish", "--n", "6", "--out", str(out), "--figures",
                  "--face-mix", "0.5", "--start", "100"]) == 0
@@ -452,6 +448,8 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
     (["crops", "--family", "french", "--n", "1"], "--reindex"),
     (["build", "--family", "french", "--n", "1"], "--reindex"),
     (["build", "--family", "french", "--n", "1"], "--big-pip"),
+    (["crops", "--family", "french", "--n", "1"], "--ink"),
+    (["build", "--family", "french", "--n", "1"], "--ink"),
     (["scene-corners", "--scenes", "S"], "--hidden-share"),
     (["scene-corners", "--scenes", "S"], "--full-share"),
 ])
