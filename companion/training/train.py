@@ -3,7 +3,9 @@
 Stages (run one at a time; ``pipeline`` chains them and skips finished ones):
 
 - ``detect``: a YOLO26n detector with two classes (0 card face up, 1 back),
-  whole-card boxes, family-agnostic, at imgsz 320;
+  whole-card boxes, family-agnostic, at imgsz 320; ``detect-<family>`` the same
+  continued on one family's scenes (``--det-data``), exported as that family's own
+  detector (``card-detector-<family>.onnx``, read for its cards in place of the shared one);
 - ``classify``: a YOLO26n-cls classifier per family on 96x96 squashed crops of
   face-up cards (52 French / 48 Spanish classes);
 - ``corners``: a second classifier per family on the two index corners of the
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 from companion.paths import models_dir
-from companion.vision.detector import DETECTOR_FILE, classifier_file, corner_file  # the names the companion loads
+from companion.vision.detector import DETECTOR_FILE, FAMILIES, classifier_file, corner_file, detector_file  # the names the companion loads
 
 
 def _setup_ultralytics(runs: Path) -> None:
@@ -208,10 +210,14 @@ def pipeline(args: argparse.Namespace) -> int:
             continue
         _log(runs, f"{stage}: start (resume={args.resume})")
         t0 = time.time()
-        if stage == "detect":
-            best = train_detector(Path(args.det_data) if args.det_data else data / "det.yaml", runs, "detect", args.det_epochs, args.det_imgsz,
+        if stage == "detect" or stage.startswith("detect-"):
+            # detect-<family>: that family's own detector (--det-data its scenes alone), exported under its name
+            family = stage.split("-", 1)[1] if "-" in stage else None
+            if family is not None and family not in FAMILIES:
+                raise SystemExit(f"unknown stage {stage}: a family detector is one of detect-{', detect-'.join(FAMILIES)}")
+            best = train_detector(Path(args.det_data) if args.det_data else data / "det.yaml", runs, stage, args.det_epochs, args.det_imgsz,
                                   resume=args.resume, hours=args.det_hours, init=args.det_init, lr0=args.det_lr0)
-            export_onnx(best, models / DETECTOR_FILE, args.det_imgsz, runs)
+            export_onnx(best, models / (detector_file(family) if family else DETECTOR_FILE), args.det_imgsz, runs)
         elif stage.startswith("classify-"):
             family = stage.split("-", 1)[1]
             hours = args.cls_hours.get(family) if args.cls_hours else None

@@ -621,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
-                    "classifier": detector.cls_path.name,
+                    "detector": detector.det_path.name, "classifier": detector.cls_path.name,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "quad_methods": list(detector.quad_methods or vision_crops.QUAD_METHODS),
