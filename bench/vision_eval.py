@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                  # each card's outline from the outline model (TABLE_OUTLINE_MODEL), else found paper first
                  # (crops.QUAD_METHODS)
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
-                                              "--table-corners", "--table-classifier", "--no-square",
+                                              "--table-corners", "--table-classifier", "--table-detector", "--no-square",
                                               "--band-weight", "0", "--quad", ",".join(QUAD_METHODS),
                                               "--outline-model" if TABLE_OUTLINE_MODEL else "--no-outline-model"]))
     for label, cmd in latencies:

@@ -4,8 +4,8 @@ Two to four ONNX models run under onnxruntime (no torch at run time):
 
 1. ``card-detector.onnx``: YOLO26n, 2 classes (0 face-up card, 1 back),
    whole-card boxes, family-agnostic, input 320x320 letterboxed;
-   ``card-detector-<family>.onnx`` (optional) takes its place for that family's cards (see
-   :func:`shipped_detector`);
+   ``card-detector-<family>.onnx`` (optional) takes its place for that family's cards, and
+   ``card-detector-<family>-photo.onnx`` (optional) in the photo settings (see :func:`shipped_detector`);
 2. ``card-classifier-<family>.onnx``: YOLO26n-cls on the card's box squashed to
    96x96 (see :func:`companion.vision.crops.crop_card`), one class per card in
    TABLE-LOG notation;
@@ -62,19 +62,25 @@ DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
 
 
-def detector_file(family: str) -> str:
-    """A family's own detector file: the shared detector continued on that family's scenes alone."""
-    return f"card-detector-{family}.onnx"
+def detector_file(family: str, photo: bool = False) -> str:
+    """A family's own detector file: the shared detector continued on that family's scenes alone; ``photo``: the
+    one the photo settings read."""
+    return f"card-detector-{family}-photo.onnx" if photo else f"card-detector-{family}.onnx"
 
 
-def shipped_detector(models: Path, family: str) -> Path:
-    """``family``'s own detector in ``models`` where one is shipped, else the shared ``DETECTOR_FILE``.
+def shipped_detector(models: Path, family: str, photo: bool = False) -> Path:
+    """The detector ``family``'s cards are boxed with: with ``photo``, ``family``'s photo detector where one is
+    shipped in ``models``; else ``family``'s own detector where one is; else the shared ``DETECTOR_FILE``.
 
-    Why: the shared detector saw 700 Spanish scenes of its 4,300 and boxes Spanish cards less often than
-    French ones (session 65); a detector per family can learn one family's cards without costing the other's,
-    and a ``models`` directory without one reads as before."""
-    own = models / detector_file(family)
-    return own if own.is_file() else models / DETECTOR_FILE
+    Why: the shared detector saw 700 Spanish scenes of its 4,300 and boxes Spanish cards less often than French
+    ones. Session 65's Spanish detector, the shared one continued on Spanish scenes alone, boxed more of the
+    synthetic Spanish photos' cards (mAP50 +0.04 to +0.07 on three fresh seeds) but lost a table hand, so it is shipped for
+    photos only, as the photo corner models and classifier are; a ``models`` folder without such files reads as
+    before."""
+    for path in ((models / detector_file(family, photo=True)) if photo else None, models / detector_file(family)):
+        if path is not None and path.is_file():
+            return path
+    return models / DETECTOR_FILE
 
 
 def classifier_file(family: str, photo: bool = False) -> str:
@@ -449,6 +455,9 @@ class CardDetector:
     models folder has one (else the table's file).  Why: a classifier taught to name a card under another
     (``companion dataset recrop --covered``) reads photos' piles and fans better, but lost real photos or table
     hands where it replaced the table's (sessions 35-37); the photo settings can take it alone.
+    ``photo_detector``: likewise, box the cards with ``card-detector-<family>-photo.onnx`` when the models
+    folder has one (:func:`shipped_detector`).  Why: session 65's Spanish detector boxed more of the Spanish
+    photos' cards and lost a table hand.
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -473,7 +482,7 @@ class CardDetector:
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
                  outline_model_for: str = "all", outline_exclusive: bool = True,
-                 outline_model_boxes: float | None = None) -> None:
+                 outline_model_boxes: float | None = None, photo_detector: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -506,7 +515,7 @@ class CardDetector:
         self.one_deck = one_deck
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
-        self.det_path = shipped_detector(self.models_dir, family)
+        self.det_path = shipped_detector(self.models_dir, family, photo_detector)
         self.det = _session(self.det_path, threads)
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name

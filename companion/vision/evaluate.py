@@ -564,6 +564,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-classifier", action="store_true",
                    help="read the whole card with the table's classifier, not the photo one where one is shipped "
                         "(the figure before session 47)")
+    p.add_argument("--table-detector", action="store_true",
+                   help="box the cards with the table's detector, not the family's photo detector where one is "
+                        "shipped (the Spanish figure before session 65)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
@@ -606,6 +609,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  photo_corners=not args.table_corners, one_deck=args.one_deck,
                                                  joint_weight=args.joint_weight, square=args.square,
                                                  photo_classifier=not args.table_classifier,
+                                                 photo_detector=not args.table_detector,
                                                  band_weight=args.band_weight, quad_methods=args.quad,
                                                  outline_model=args.outline_model,
                                                  outline_model_for=args.outline_model_for))

@@ -246,7 +246,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
                    photo_classifier: bool = True, band_weight: float | None = None,
                    quad_methods: str | tuple[str, ...] | None = None, outline_model: bool | None = None,
-                   outline_model_for: str | None = None) -> dict:
+                   outline_model_for: str | None = None, photo_detector: bool = True) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -262,7 +262,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the
     finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``) after the outline model where
     ``outline_model`` (None: ``PHOTO_OUTLINE_MODEL``) for the boxes ``outline_model_for`` says (None:
-    ``PHOTO_OUTLINE_MODEL_FOR``), and every
+    ``PHOTO_OUTLINE_MODEL_FOR``), and the cards boxed with the family's photo detector where one is shipped
+    (``photo_detector``; :func:`companion.vision.detector.shipped_detector`), and every
     view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
@@ -282,7 +283,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
-            "photo_classifier": photo_classifier, "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
+            "photo_classifier": photo_classifier, "photo_detector": photo_detector, "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
             "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods,
             "outline_model": PHOTO_OUTLINE_MODEL if outline_model is None else outline_model,
             "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for}
