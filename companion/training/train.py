@@ -33,7 +33,8 @@ import time
 from pathlib import Path
 
 from companion.paths import models_dir
-from companion.vision.detector import DETECTOR_FILE, FAMILIES, classifier_file, corner_file, detector_file  # the names the companion loads
+# the names the companion loads
+from companion.vision.detector import DETECTOR_FILE, FAMILIES, classifier_file, corner_file, detector_file
 
 
 def _setup_ultralytics(runs: Path) -> None:
@@ -214,7 +215,8 @@ def pipeline(args: argparse.Namespace) -> int:
             # detect-<family>: that family's own detector (--det-data its scenes alone), exported under its name
             family = stage.split("-", 1)[1] if "-" in stage else None
             if family is not None and family not in FAMILIES:
-                raise SystemExit(f"unknown stage {stage}: a family detector is one of detect-{', detect-'.join(FAMILIES)}")
+                raise SystemExit(f"unknown stage {stage}: a family detector is one of "
+                                 f"detect-{', detect-'.join(FAMILIES)}")
             best = train_detector(Path(args.det_data) if args.det_data else data / "det.yaml", runs, stage, args.det_epochs, args.det_imgsz,
                                   resume=args.resume, hours=args.det_hours, init=args.det_init, lr0=args.det_lr0)
             export_onnx(best, models / (detector_file(family) if family else DETECTOR_FILE), args.det_imgsz, runs)

@@ -74,9 +74,9 @@ def shipped_detector(models: Path, family: str, photo: bool = False) -> Path:
 
     Why: the shared detector saw 700 Spanish scenes of its 4,300 and boxes Spanish cards less often than French
     ones. Session 65's Spanish detector, the shared one continued on Spanish scenes alone, boxed more of the
-    synthetic Spanish photos' cards (mAP50 +0.04 to +0.07 on three fresh seeds) but lost a table hand, so it is shipped for
-    photos only, as the photo corner models and classifier are; a ``models`` folder without such files reads as
-    before."""
+    synthetic Spanish photos' cards (mAP50 +0.04 to +0.07 on three fresh seeds) but lost a table hand, so it is
+    shipped for photos only, as the photo corner models and classifier are; a ``models`` folder without such
+    files reads as before."""
     for path in ((models / detector_file(family, photo=True)) if photo else None, models / detector_file(family)):
         if path is not None and path.is_file():
             return path
