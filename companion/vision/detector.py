@@ -77,10 +77,8 @@ def shipped_detector(models: Path, family: str, photo: bool = False) -> Path:
     synthetic Spanish photos' cards (mAP50 +0.04 to +0.07 on three fresh seeds) but lost a table hand, so it is
     shipped for photos only, as the photo corner models and classifier are; a ``models`` folder without such
     files reads as before."""
-    for path in ((models / detector_file(family, photo=True)) if photo else None, models / detector_file(family)):
-        if path is not None and path.is_file():
-            return path
-    return models / DETECTOR_FILE
+    own = shipped_file(models, detector_file, family, photo)
+    return own if own.is_file() else models / DETECTOR_FILE
 
 
 def classifier_file(family: str, photo: bool = False) -> str:

@@ -22,14 +22,19 @@ def figure_design(tmp_path, monkeypatch):
     return Design("figures", "spanish", "naipes-libres", folder, ("10O", "11O", "12O"))
 
 
+def _only(design: Design, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``design`` the only design, and its cards the only cards, the generator draws from."""
+    import companion.synth.build as build
+
+    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
+    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
+    monkeypatch.setattr(build, "family_cards", lambda family: design.cards)
+
+
 @pytest.fixture()
 def only_figure_design(figure_design, monkeypatch):
     """:func:`figure_design`, made the only design and its three cards the only cards the generator draws from."""
-    import companion.synth.build as build
-
-    monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [figure_design])
-    monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [figure_design])
-    monkeypatch.setattr(build, "family_cards", lambda family: figure_design.cards)
+    _only(figure_design, monkeypatch)
     return figure_design
 
 
@@ -47,9 +52,7 @@ def one_french_design(tmp_path, monkeypatch):
         design = Design("plain-french", "french", "aisleriot", tmp_path / "none.svgz", cards)
         monkeypatch.setattr(art, "card_image", lambda d, c: face)
         monkeypatch.setattr(scene, "card_image", lambda d, c: face)
-        monkeypatch.setattr(build, "designs_for", lambda family, split, workers=1, source="debian": [design])
-        monkeypatch.setattr(build, "_split_designs_cached", lambda family, split, source="debian": [design])
-        monkeypatch.setattr(build, "family_cards", lambda family: cards)
+        _only(design, monkeypatch)
         monkeypatch.setattr(build, "has_back", lambda d: True)
         return design
 
