@@ -1437,6 +1437,9 @@ class Fusion:
             return False
         key = card_key(prop.event)
         first = prop.event[key]
+        if self._named_by_table(prop, first):
+            prop.reason = (prop.reason + "; " if prop.reason else "") + f"the table named this {first} already"
+            return False
         for name in list(prop.alternatives):
             _take_reading(prop, name)
             if self._try_apply(prop, "timeout"):
@@ -1444,6 +1447,20 @@ class Fusion:
                 return True
         _take_reading(prop, first)
         return False
+
+    def _named_by_table(self, prop: Proposal, card: str) -> bool:
+        """Whether ``card`` went into the running hand as the table's word (typed or confirmed) after ``prop`` was
+        first seen, for the seat whose zone ``prop`` lies in: ``prop`` is then that card seen again, no new play.
+
+        Why: asked about a card, a table rejects the reading and types the card as it lies; the camera, still
+        looking at it, proposes it again under the name typed, for the seat due (its zone another's).  Put in
+        under its next reading at the timeout, it was a play nobody made, and the hands after it were lost
+        (rendered answered sessions of seeds 442 and 444, session 66: a 3H and a 2H of the one-pip deck)."""
+        if prop.event.get("type") != "play" or not isinstance(prop.zone, int) or prop.zone < 0:
+            return False
+        return any(entry.event.get("type") == "play" and entry.event.get("card") == card
+                   and entry.event.get("seat") == prop.zone and entry.how in ("typed", "confirm")
+                   and entry.stream_t >= prop.t for entry in self._running_hand())
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
         """Confirm a pending card (a play, or a new hand's vira) under one of

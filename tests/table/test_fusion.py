@@ -581,6 +581,34 @@ def test_a_refusal_said_while_a_card_waits_is_a_refusal_not_a_no():
                                      {"type": "refuse", "seat": 0}]
 
 
+def test_unattended_a_card_the_table_named_while_it_waited_is_that_card_seen_again_not_a_new_play():
+    """Seeds 442 and 444 (session 66, answered): the table rejected "seat 3 plays AH" and typed the 3H that lay
+    there; the camera proposed the same card again as 3H, for the seat due (its zone seat 3's), and at the timeout
+    it went in under its next reading as that seat's play, a play nobody made.  Now it is dropped; a card in
+    another seat's zone is still put in under its next reading."""
+
+    def run(zone: int) -> Fusion:
+        fusion = _fusion(pending_timeout=2.0, auto_action="accept")
+        fusion.submit(_zoned(0, "AH", 2.0, 0, flags=["low_confidence"], alternatives=["7H"]))
+        fusion.tick(2.5)
+        assert fusion.reject("key") and fusion.enter({"type": "play", "seat": 0, "card": "3H"})
+        # the same card, first seen before the table typed it, named as typed, for the seat due now
+        fusion.submit(_zoned(1, "3H", 2.2, zone, flags=["wrong_seat", "low_confidence"], alternatives=["2H", "7H"]))
+        for t in (3.0, 5.5, 8.0):
+            fusion.tick(t)
+        return fusion
+
+    fusion = run(zone=0)
+    assert fusion.log.events[1:] == [{"type": "play", "seat": 0, "card": "3H"}]
+    assert "the table named this 3H already" in fusion.rejected[-1].reason
+    fusion.submit(_zoned(1, "KS", 9.0, 1))
+    fusion.tick(10.0)
+    assert fusion.log.events[-1] == {"type": "play", "seat": 1, "card": "KS"}
+    # in another seat's zone it is another card, misread: its next reading goes in for the seat due, as before
+    assert run(zone=1).log.events[1:] == [{"type": "play", "seat": 0, "card": "3H"},
+                                          {"type": "play", "seat": 1, "card": "2H"}]
+
+
 def test_a_card_held_until_its_seats_turn_passed_goes_in_for_the_seat_due():
     """Clean-28 makes a card played out of turn lose the game: a card the camera saw, held for a doubt
     while the cards behind it went in, must not end the game for a seat the tracker named seconds ago."""
