@@ -1427,7 +1427,8 @@ class Fusion:
     def _next_legal_reading(self, prop: Proposal) -> bool:
         """Unattended: a camera card the engine refuses under its reading (already out in the hand)
         goes in under the first of its other readings the engine takes, as a table answering from the
-        readings offered would; False (its reading as it was) when none goes in.
+        readings offered would; False (its reading as it was) when none goes in, or when the table itself
+        named that card where it lies (:meth:`_named_by_table`: the card seen again, dropped).
 
         Why: a card refused at the timeout was dropped, and the seat due to play never got its card:
         every later card of the hand went to the wrong seat (a rendered six-player Argentine hand,
