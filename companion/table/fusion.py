@@ -155,6 +155,12 @@ class Applied:
         named it since): ``confirm`` and ``typed`` are the table's word, which the camera does not overrule."""
         return self.carried_by or self.resolved_by
 
+    @property
+    def by_table(self) -> bool:
+        """Whether the event this one stands for is the table's word (confirmed or typed), which the camera does
+        not overrule."""
+        return self.how in ("confirm", "typed")
+
 
 Listener = Callable[[str, dict[str, Any]], None]
 # (t, words, game, something pending?, source) -> what the words mean
@@ -665,7 +671,7 @@ class Fusion:
         held_card = head.event.get("card")
         for entry in self._running_hand():
             prop, card = entry.origin, entry.event.get("card")
-            if (prop is None or prop.source != "vision" or not card or entry.how in ("confirm", "typed")
+            if (prop is None or prop.source != "vision" or not card or entry.by_table
                     or not {"low_confidence", "reread"} & set(prop.flags)):
                 continue  # (a card the table named is what the table said it is)
             first = prop.event.get(card_key(prop.event))
@@ -846,7 +852,7 @@ class Fusion:
             card = entry.event.get("card")
             if card and card not in card_props and entry.origin is not None:
                 # a card the table confirmed or typed is what the table said it is
-                card_props[card] = None if entry.how in ("confirm", "typed") else entry.origin
+                card_props[card] = None if entry.by_table else entry.origin
 
         def misses(events: list[dict[str, Any]], renamed: tuple[str, str] | None = None) -> int:
             where = dict(zones)
@@ -1119,7 +1125,7 @@ class Fusion:
         prop.settled = True
         self._changed()
         for entry in self._running_hand():
-            if entry.event.get("card") == card and entry.how in ("confirm", "typed"):
+            if entry.event.get("card") == card and entry.by_table:
                 return  # the table said what this card is: the camera does not overrule it
         gain = self._zone_gain(self.game, card, name, [])
         if gain is None or gain[0] < 0:
@@ -1460,7 +1466,7 @@ class Fusion:
         if prop.event.get("type") != "play" or not isinstance(prop.zone, int) or prop.zone < 0:
             return False
         return any(entry.event.get("type") == "play" and entry.event.get("card") == card
-                   and entry.event.get("seat") == prop.zone and entry.how in ("typed", "confirm")
+                   and entry.event.get("seat") == prop.zone and entry.by_table
                    and entry.stream_t >= prop.t for entry in self._running_hand())
 
     def choose(self, index: int, by: str = "key", pid: int | None = None) -> bool:
