@@ -29,6 +29,9 @@ class Detection:
     must still be tracked, and asked about, not ignored: missing the vira or a
     play derails the whole hand.  ``alternatives``: the next readings of the same
     card, (label, confidence), best first, for when the best one is impossible.
+    ``outline``: how surely the outline model outlines a card in that box (0.0: no outline fits it; None:
+    not measured, as in streams recorded before session 67).  A back nothing outlines, away from the deck,
+    is the cloth, not a card (:attr:`companion.table.tracker.TrackerConfig.back_outline`).
     """
 
     label: str
@@ -36,6 +39,7 @@ class Detection:
     box: Box
     presence: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
+    outline: float | None = None
 
     @property
     def seen(self) -> float:
@@ -65,6 +69,8 @@ class Detection:
             out["presence"] = round(float(self.presence), 7)
         if self.alternatives:
             out["alternatives"] = [[k, round(float(c), 7)] for k, c in self.alternatives]
+        if self.outline is not None:
+            out["outline"] = round(float(self.outline), 7)
         return out
 
     @classmethod
@@ -74,8 +80,10 @@ class Detection:
             raise ValueError(f"a detection box needs 4 numbers, got {data['box']!r}")
         presence = data.get("presence")
         alternatives = tuple((str(k), float(c)) for k, c in data.get("alternatives", ()))
+        outline = data.get("outline")
         return cls(str(data["label"]), float(data["confidence"]), box,  # type: ignore[arg-type]
-                   None if presence is None else float(presence), alternatives)
+                   None if presence is None else float(presence), alternatives,
+                   None if outline is None else float(outline))
 
 
 @dataclass(frozen=True)

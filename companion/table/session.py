@@ -100,8 +100,8 @@ def table_detector_options(conf: float | None = None, outline_model: bool | None
 
 def adapt_detections(raw: Any) -> tuple[Detection, ...]:
     """The vision layer's detections (objects with ``card``/``label``,
-    ``confidence``, ``box``, and optionally ``detector_confidence``/``presence``
-    and ``alternatives``, or dicts) as tracker detections."""
+    ``confidence``, ``box``, and optionally ``detector_confidence``/``presence``,
+    ``alternatives`` and ``outline``, or dicts) as tracker detections."""
     out = []
     for d in raw or ():
         get = d.get if isinstance(d, dict) else (lambda k, default=None, _d=d: getattr(_d, k, default))
@@ -112,8 +112,10 @@ def adapt_detections(raw: Any) -> tuple[Detection, ...]:
             continue
         presence = get("presence", get("detector_confidence"))
         alternatives = tuple((str(k), float(c)) for k, c in (get("alternatives") or ()))
+        outline = get("outline")
         out.append(Detection(str(label), float(conf), tuple(float(v) for v in box),  # type: ignore[arg-type]
-                             None if presence is None else float(presence), alternatives))
+                             None if presence is None else float(presence), alternatives,
+                             None if outline is None else float(outline)))
     return tuple(out)
 
 

@@ -119,6 +119,11 @@ def _fits(rects: list[RotatedRect], box: tuple[float, float, float, float], min_
     return out
 
 
+def outline_fits(rects: list[RotatedRect], box: tuple[float, float, float, float]) -> list[tuple[float, int]]:
+    """(IoU, index) of each outline in ``rects`` that may be ``box``'s card, by :func:`match_outline`'s test."""
+    return _fits(rects, box, OUTLINE_MIN_COVER, OUTLINE_MAX_GROWTH)
+
+
 def match_outline(rects: list[RotatedRect], box: tuple[float, float, float, float],
                   min_cover: float = OUTLINE_MIN_COVER, max_growth: float = OUTLINE_MAX_GROWTH) -> RotatedRect | None:
     """The outline in ``rects`` whose own upright bounding box holds at least ``min_cover`` of the detector's

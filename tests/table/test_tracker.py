@@ -436,6 +436,10 @@ def test_presence_and_alternatives_survive_a_recorded_stream():
     again = FrameDetections.from_dict(frame.to_dict())
     assert again == frame
     assert "presence" not in frame.to_dict()["detections"][1]  # old streams' format unchanged
+    assert "outline" not in frame.to_dict()["detections"][1]
+    outlined = FrameDetections(1.6, (Detection("back", 0.3, (5.0, 6.0, 7.0, 8.0), 0.3, (), 0.0),
+                                     Detection("QH", 0.8, (1.0, 2.0, 3.0, 4.0), 0.8, (), 0.91)), 4, (640, 480))
+    assert FrameDetections.from_dict(outlined.to_dict()) == outlined  # 0.0 (no outline fits) is kept apart from None
 
 
 def test_an_unsure_vira_is_proposed_with_its_other_readings():
@@ -537,6 +541,51 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
         tracker.update(_back_frame(k / 10, (("AS", 0.2), ("KS", 0.1))), lambda: table.view, table.submit)
     (p,) = table.proposals
     assert p.event == {"type": "play", "seat": 0, "covered": True}
+
+
+def _outlined_back(t: float, outline: float | None, at: tuple[float, float] = (320, 400)) -> FrameDetections:
+    x, y = at
+    return FrameDetections(t, (Detection(BACK, 0.3, (x - 30, y - 43, x + 30, y + 43), 0.3, (("AS", 1e-5),), outline),),
+                           None, (640, 480))
+
+
+def test_a_back_no_card_outline_fits_is_the_cloth_not_a_covered_play():
+    """Found on a rendered Mineiro session on a chequered cloth (seed 449): the pale squares were boxed as
+    backs at 0.15-0.5 all session, in every seat's zone, and went in as covered plays; all four hands were
+    lost.  The outline model outlined none of them.  A back nothing outlines, away from the deck, is dropped;
+    one outlined is a covered play, and so is one whose outline was never measured (an older stream)."""
+    for outline, played in ((0.0, False), (0.1, False), (0.6, True), (None, True)):
+        table = _FakeTable()
+        table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
+        tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+        for k in range(20):
+            tracker.update(_outlined_back(k / 10, outline), lambda: table.view, table.submit)
+        assert [p.event for p in table.proposals] == ([{"type": "play", "seat": 0, "covered": True}] if played else [])
+    # the bar is a setting: None keeps every back, outlined or not
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))), TrackerConfig(back_outline=None))
+    for k in range(20):
+        tracker.update(_outlined_back(k / 10, 0.0), lambda: table.view, table.submit)
+    assert [p.event for p in table.proposals] == [{"type": "play", "seat": 0, "covered": True}]
+
+
+def test_the_deck_keeps_its_backs_though_no_outline_fits_a_stack():
+    """The deck is a stack, which the outline model outlines weakly or not at all: its backs in the middle
+    are kept (the tracker anchors the deck there), whatever their outline."""
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))))
+    for k in range(6):
+        tracker.update(_outlined_back(k / 10, 0.0, at=(320, 240)), lambda: table.view, table.submit)
+    assert table.proposals == [] and any(a.kind == "deck" for a in tracker.anchors)
+    # ... but a square beside it, in a seat's zone, is not the deck (on the chequered cloth a square by the
+    # centre was taken for the deck, and the squares beside it went in as covered plays)
+    beside = (320, 330)
+    assert tracker._zone((290, 287, 350, 373)) == 0 and tracker._by_deck((290, 287, 350, 373))
+    for k in range(6, 26):
+        tracker.update(_outlined_back(k / 10, 0.0, at=beside), lambda: table.view, table.submit)
+    assert table.proposals == []
 
 
 def test_a_back_beside_the_deck_in_a_seats_zone_is_read_as_a_face_where_face_down_is_forbidden():

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.boxes import iou
 from companion.paths import models_dir
 from companion.vision.crops import card_quad, rectified_crop
 from companion.vision.onnx_runtime import ModelError
@@ -351,3 +352,23 @@ def test_an_outline_box_score_outside_zero_to_one_is_one_clear_error(capsys):
     with pytest.raises(SystemExit):
         main(["latency", "--outline-model", "--outline-model-boxes", "2"])
     assert "outline_model_boxes must be in (0, 1)" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
+def test_the_table_says_how_surely_each_card_it_finds_is_outlined_and_photos_do_not():
+    """Session 67: each table detection carries the outline model's score of the surest outline fitting its
+    box (the tracker drops a back nothing outlines: a chequered cloth's square); the fixture cards, flat and
+    whole, are all outlined.  Photos do not read the model: None, not 0 (not measured is not "no card")."""
+    from companion.table.session import table_detector
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    table, photo = table_detector("french"), CardDetector("french", **photo_settings())
+    for image, boxes in _fixture_cards():
+        found = table.detect(image)
+        assert found and all(d.outline is not None and 0.0 <= d.outline <= 1.0 for d in found)
+        for box in boxes:
+            best = max(found, key=lambda d: iou(d.box, box))
+            assert best.outline >= 0.4  # above the bar a back must pass at the table (0.25)
+        assert all(d.outline is None for d in photo.detect(image))
+        assert "outline" not in found[0].to_dict()  # the JSON of `companion detect` is unchanged
