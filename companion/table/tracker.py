@@ -12,7 +12,7 @@ How a detection becomes an event:
 * The bare table's own readings are dropped first (:mod:`companion.table.scenery`:
   one face read at two places of the first frame is a patterned cloth, not cards, and so are those
   places while read no surer, as whatever face); so are the backs no card outline fits away from the
-  deck (``back_outline``: a chequered cloth's pale squares, read as backs).
+  deck, where a frame holds several (``back_outline``: a chequered cloth's pale squares, read as backs).
 * Detections are associated with *tracks* frame to frame by box overlap,
   whatever label the detector gave this time; a track's label is the
   confidence-weighted vote of its detections.  A card counts once it was
@@ -509,11 +509,11 @@ class TableTracker:
 
     # --- geometry -----------------------------------------------------------------------
     def _outlined(self, frame: FrameDetections) -> FrameDetections:
-        """``frame`` without the backs no card outline fits (``back_outline``) where it holds at least
-        ``back_outline_crowd`` of them, but for the deck's: in the
-        centre zone, or on the deck where it was seen, a back is kept whatever its outline.  (Not everywhere
-        beside the deck, as :meth:`_in_middle` reads it: on the chequered cloth a pale square by the centre
-        was taken for the deck, and the squares beside it went in as covered plays.)"""
+        """``frame`` without the backs no card outline fits (``back_outline``), where it holds at least
+        ``back_outline_crowd`` of them.  The deck's are kept whatever their outline: in the centre zone, or on
+        the deck where it was seen.  (Not everywhere beside the deck, as :meth:`_in_middle` reads it: on the
+        chequered cloth a pale square by the centre was taken for the deck, and the squares beside it went in
+        as covered plays.)"""
         bar = self.config.back_outline
         if bar is None or self.zones is None:
             return frame
