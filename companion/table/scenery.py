@@ -27,7 +27,7 @@ another face it was kept, became a seat's play, and every seat after it was one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.boxes import Box, iou
 from companion.table.observations import BACK, Detection, FrameDetections
@@ -98,4 +98,4 @@ class Scenery:
         kept = tuple(d for d in frame.detections if not self.is_scenery(d.label, d.confidence, d.box))
         if len(kept) == len(frame.detections):
             return frame
-        return FrameDetections(frame.t, kept, frame.frame_index, frame.image_size)
+        return replace(frame, detections=kept)

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.boxes import Box, box_intersection, iou
@@ -521,7 +521,7 @@ class TableTracker:
                      if d.label != BACK or d.outline is None or d.outline >= bar or self._on_deck(d.box))
         if len(frame.detections) - len(kept) < self.config.back_outline_crowd:
             return frame  # one such back alone: a card weakly outlined (half under another), not the cloth
-        return FrameDetections(frame.t, kept, frame.frame_index, frame.image_size)
+        return replace(frame, detections=kept)
 
     def _ensure_zones(self, frame: FrameDetections) -> None:
         if self.zones is None and frame.image_size is not None:
