@@ -9,7 +9,9 @@ player from the renderer's ground truth, so the evaluation can report what a
 table that answers ends up with, and how often it had to answer.
 
 It answers questions about what a camera card is (a play or a new hand's
-vira read weakly, or read again), names impossible cards it shows, and says who
+vira read weakly, or read again), types the due seat's card the camera missed
+when the companion holds the next seat's card for lying outside the due seat's
+zone, names impossible cards it shows, and says who
 made a call both teams could have made (the session's transcript says who said
 each call).  A card it settles unasked (``~``, see ``Fusion.settles``) is left
 alone, as a table would; every other doubt (a call the speech matcher doubts
@@ -49,7 +51,9 @@ class TableAnswers:
     ``rejected`` (a back read as the vira), ``left`` (no card lies where the
     companion points: unanswered, the timeout decides); for impossible cards shown
     (alerts), ``alert_chosen`` / ``alert_typed`` (named) and ``alert_refused`` (the
-    engine refused the name).
+    engine refused the name); for a card held in another seat's zone while the seat
+    due's card lies unseen, ``missed_typed`` (that card typed for the seat due) and
+    ``missed_refused`` (the engine refused it: a face-down card where none may be).
     """
 
     states: Sequence[dict[str, Any]]  # the renderer's scene states (``session.json``'s "states")
@@ -58,6 +62,7 @@ class TableAnswers:
     # the calls said, as the transcript has them: (stream time, the true event) -- who said each
     calls: Sequence[tuple[float, dict[str, Any]]] = ()
     call_window: float = 2.0  # a call heard this many seconds from one said is that call
+    deal_margin: float = 0.5  # a card put down this long before the deal was seen may still be one of its hand's
     counts: Counter = field(default_factory=Counter)
     _answered: set[int] = field(default_factory=set)
 
@@ -90,9 +95,60 @@ class TableAnswers:
                 and prop.id in fusion.pending_since and not fusion.settles(prop)
                 and bool(prop.flags) and set(prop.flags) <= CARD_DOUBTS)
 
+    def card_at(self, t: float, box: Sequence[float]) -> dict[str, Any] | None:
+        """The rendered card (its whole state entry: card, role, seat, t_on) lying where ``box`` is at time ``t``."""
+        cards = [c for c in self._cards_at(t) if c.get("labelled", True)]
+        scored = [(iou(tuple(box), tuple(c["box"])), k) for k, c in enumerate(cards)]
+        best = max(scored, default=(0.0, -1))
+        return cards[best[1]] if best[0] >= self.min_iou else None
+
+    def missed(self, fusion: Any, prop: Proposal) -> dict[str, Any] | None:
+        """The play a player types for the seat due when ``prop``, a camera card held for lying in another
+        seat's zone (``wrong_seat``), was put down by that zone's seat and the seat due has a card on the
+        table that the log does not hold, put down since the running hand's deal and before it (the latest
+        such): the camera missed it.
+        None when the held card is no such card (a card read in the wrong order, a ghost): left to the
+        fusion's reordering and its timeout, as before."""
+        due, zone = prop.event.get("seat"), prop.zone
+        if (prop.source != "vision" or prop.event.get("type") != "play" or "wrong_seat" not in prop.flags
+                or prop.box is None or zone is None or zone < 0 or due is None or zone == due):
+            return None
+        asked_at = fusion.pending_since[prop.id]
+        held = self.card_at(asked_at, prop.box) or self.card_at(prop.t, prop.box)
+        if held is None or held.get("role") != "play" or held.get("seat") != zone:
+            return None
+        events = list(fusion.game.events)
+        start = max((i for i, e in enumerate(events) if e.get("type") == "hand"), default=None)
+        dealt = fusion.deal_time()
+        if start is None or dealt is None:
+            return None
+        logged = [e for e in events[start + 1:] if e.get("type") == "play"]
+        cards_in = {e.get("card") for e in logged if e.get("card")}
+        covered_in = sum(1 for e in logged if e.get("covered") and e.get("seat") == due)
+        # the due seat's cards put down since the deal (one of the last hand's may still lie there: seed 504) and
+        # before the held card
+        theirs = [c for c in self._cards_at(asked_at) if c.get("role") == "play" and c.get("seat") == due
+                  and dealt - self.deal_margin <= float(c.get("t_on", 0.0)) <= float(held.get("t_on", asked_at))]
+        backs = [c for c in theirs if c["card"] == "back"]
+        faces = [c for c in theirs if c["card"] != "back" and c["card"] not in cards_in]
+        if len(backs) > covered_in:
+            faces.append(max(backs, key=lambda c: float(c.get("t_on", 0.0))))
+        if not faces:
+            return None
+        card = max(faces, key=lambda c: float(c.get("t_on", 0.0)))["card"]
+        return ({"type": "play", "seat": due, "covered": True} if card == "back"
+                else {"type": "play", "seat": due, "card": card})
+
     def __call__(self, session: Any, _image: Any, _frame: Any) -> None:
         fusion = session.fusion
         for prop in list(fusion.pending):
+            if (prop.id not in self._answered and "wrong_seat" in prop.flags
+                    and fusion.now - fusion.pending_since.get(prop.id, fusion.now) >= self.delay):
+                event = self.missed(fusion, prop)
+                if event is not None:
+                    self._answered.add(prop.id)
+                    self.counts["missed_typed" if fusion.enter(event, "typed") else "missed_refused"] += 1
+                    continue
             if (prop.id not in self._answered and self.calls and prop.source == "voice" and prop.alternatives
                     and fusion.now - fusion.pending_since[prop.id] >= self.delay):
                 self._answered.add(prop.id)

@@ -986,6 +986,12 @@ class Fusion:
             self._changed()
             if self.settles(prop):
                 self.say(f"~ {prop.describe()} -- applied in {self.config.settle_timeout:g} s unless rejected")
+            elif "wrong_seat" in prop.flags and prop.event.get("type") == "play" and prop.zone not in (None, CENTRE):
+                # the card of the seat due may be the one the camera missed: the table types it, and the held
+                # card then takes its zone's seat (see _zone_due_now)
+                due = prop.event.get("seat")
+                self.say(f"? {prop.describe()} -- confirm, reject, or, if the camera missed seat {due}'s card, "
+                         f"type it (play {due} CARD)")
             else:
                 self.say(f"? {prop.describe()} -- confirm or reject")
             self._emit("pending", proposal=prop)
@@ -1245,6 +1251,16 @@ class Fusion:
                 undone -= 1
             else:
                 yield entry
+
+    def deal_time(self) -> float | None:
+        """Stream time of the running hand's deal (when the camera first saw it, else when it went in; None: no
+        hand yet).  The table that answers (companion.table.answers) takes no card put down before it for one
+        of this hand's."""
+        for entry in self._live():
+            if entry.event.get("type") == "hand":
+                prop = entry.proposal or entry.carried
+                return prop.t if prop is not None else entry.stream_t
+        return None
 
     def _running_hand(self) -> Iterator[Applied]:
         """What is in the log since the running hand's deal, latest first (the deal not included)."""

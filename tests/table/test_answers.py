@@ -162,3 +162,56 @@ def test_asked_for_the_vira_the_player_names_the_card_by_the_deck_not_the_play_u
         _run(fusion, answers, 2.5)
         assert fusion.log.events[-1] == {"type": "hand", "dealer": 3, "vira": "5H"}
         assert dict(answers.counts) == ({"typed": 1} if vira == "4C" else {"confirmed": 1})
+
+
+# seat 0's 4C lay in its zone from t 2 and the camera never read it; seat 1's 7D, put down at t 3 in seat 1's zone,
+# was proposed for seat 0 (the seat due) and held for lying in seat 1's zone
+BOX_SEAT0, BOX_SEAT1 = (100.0, 300.0, 160.0, 380.0), (400.0, 200.0, 460.0, 280.0)
+MISSED_STATES = [
+    {"t": 0.0, "cards": [{"card": "5H", "box": list(BOX_C), "role": "vira", "seat": None, "t_on": 0.0}]},
+    {"t": 2.0, "cards": [{"card": "5H", "box": list(BOX_C), "role": "vira", "seat": None, "t_on": 0.0},
+                         {"card": "4C", "box": list(BOX_SEAT0), "role": "play", "seat": 0, "t_on": 2.0}]},
+    {"t": 3.0, "cards": [{"card": "5H", "box": list(BOX_C), "role": "vira", "seat": None, "t_on": 0.0},
+                         {"card": "4C", "box": list(BOX_SEAT0), "role": "play", "seat": 0, "t_on": 2.0},
+                         {"card": "7D", "box": list(BOX_SEAT1), "role": "play", "seat": 1, "t_on": 3.0}]},
+]
+
+
+def _held_in_seat_1(card: str = "7D") -> Proposal:
+    return Proposal({"type": "play", "seat": 0, "card": card}, 3.0, flags=["wrong_seat"], box=BOX_SEAT1, zone=1,
+                    reason="card lies in seat 1's zone, but it is seat 0's turn")
+
+
+def test_the_due_seats_card_the_camera_missed_is_typed_and_the_held_card_takes_its_zones_seat():
+    fusion, answers = _fusion(), TableAnswers(MISSED_STATES, delay=0.5)
+    fusion.submit(_held_in_seat_1())
+    _run(fusion, answers, 3.3)
+    assert fusion.messages[-1].endswith("if the camera missed seat 0's card, type it (play 0 CARD)")  # what the table is asked
+    assert not answers.counts
+    _run(fusion, answers, 4.5)
+    assert fusion.log.events[-2:] == [{"type": "play", "seat": 0, "card": "4C"},
+                                      {"type": "play", "seat": 1, "card": "7D"}]
+    assert dict(answers.counts) == {"missed_typed": 1} and not fusion.pending
+
+
+def test_no_card_is_typed_when_the_due_seat_has_none_down_or_the_held_card_is_the_due_seats():
+    # the held card is seat 0's own, put down outside its zone: a seat doubt, left to the fusion
+    own = [{**s, "cards": [{**c, "seat": 0} if c["card"] == "7D" else c for c in s["cards"]]} for s in MISSED_STATES]
+    # seat 0's card is put down after the held card (seen early, not missed): nothing to type yet
+    late = [{**s, "cards": [{**c, "t_on": 3.5} if c["card"] == "4C" else c for c in s["cards"]]}
+            for s in MISSED_STATES]
+    # seat 0's card on the table is one of the last hand's, put down before this hand's deal (seed 504)
+    old = [{**s, "cards": [{**c, "t_on": -3.0} if c["card"] == "4C" else c for c in s["cards"]]}
+           for s in MISSED_STATES]
+    for states in (own, late, old):
+        fusion, answers = _fusion(), TableAnswers(states, delay=0.5)
+        fusion.submit(_held_in_seat_1())
+        _run(fusion, answers, 4.5)
+        assert "missed_typed" not in answers.counts and len(fusion.pending) == 1
+    # asked directly: seat 0's 4C is the missed card until the log holds it
+    fusion, answers = _fusion(), TableAnswers(MISSED_STATES)
+    held = _held_in_seat_1()
+    fusion.pending_since[held.id] = 3.0
+    assert answers.missed(fusion, held) == {"type": "play", "seat": 0, "card": "4C"}
+    fusion.enter({"type": "play", "seat": 0, "card": "4C"})
+    assert answers.missed(fusion, held) is None

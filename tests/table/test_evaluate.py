@@ -150,7 +150,8 @@ def test_a_table_that_answers_is_reported_apart(tmp_path):
     answered = json.loads((tmp_path / "report-noise-hard-answered.json").read_text())["noise"]
     assert "answers" not in plain and answered["answer_after_s"] == 1.0
     said = answered["answers"]
-    assert said and set(said) <= {"confirmed", "chosen", "typed", "rejected", "left", "alert_chosen", "alert_typed", "alert_refused"}
+    assert said and set(said) <= {"confirmed", "chosen", "typed", "rejected", "left", "alert_chosen", "alert_typed", "alert_refused",
+                                     "missed_typed", "missed_refused"}
     assert answered["answers_per_hand"] == round(sum(said.values()) / answered["hands"], 2)
     assert answered["scored_share"] >= plain["scored_share"]
 
