@@ -76,10 +76,16 @@ class TableAnswers:
 
     def truth_at(self, t: float, box: Sequence[float]) -> str | None:
         """The true card (TABLE-LOG notation or ``back``) lying where ``box`` is at stream time ``t``."""
+        card = self.card_at(t, box)
+        return None if card is None else card["card"]
+
+    def card_at(self, t: float, box: Sequence[float]) -> dict[str, Any] | None:
+        """The rendered card (its whole state entry: card, role, seat, t_on) lying where ``box`` is at time ``t``:
+        the one it overlaps most, at least ``min_iou`` (of two alike, the later name in sort order)."""
         cards = [c for c in self._cards_at(t) if c.get("labelled", True)]
-        scored = [(iou(tuple(box), tuple(c["box"])), c["card"]) for c in cards]
-        best = max(scored, default=(0.0, None))
-        return best[1] if best[0] >= self.min_iou else None
+        scored = [(iou(tuple(box), tuple(c["box"])), c["card"], k) for k, c in enumerate(cards)]
+        best = max(scored, default=(0.0, None, -1))
+        return cards[best[2]] if best[0] >= self.min_iou else None
 
     def vira_at(self, t: float) -> str | None:
         """The card turned as the vira at stream time ``t`` (the renderer's role ``vira``), if one lies there.
@@ -94,13 +100,6 @@ class TableAnswers:
         return (prop.source == "vision" and prop.event.get("type") in CARD_EVENTS and prop.box is not None
                 and prop.id in fusion.pending_since and not fusion.settles(prop)
                 and bool(prop.flags) and set(prop.flags) <= CARD_DOUBTS)
-
-    def card_at(self, t: float, box: Sequence[float]) -> dict[str, Any] | None:
-        """The rendered card (its whole state entry: card, role, seat, t_on) lying where ``box`` is at time ``t``."""
-        cards = [c for c in self._cards_at(t) if c.get("labelled", True)]
-        scored = [(iou(tuple(box), tuple(c["box"])), k) for k, c in enumerate(cards)]
-        best = max(scored, default=(0.0, -1))
-        return cards[best[1]] if best[0] >= self.min_iou else None
 
     def missed(self, fusion: Any, prop: Proposal) -> dict[str, Any] | None:
         """The play a player types for the seat due when ``prop``, a camera card held for lying in another
@@ -117,12 +116,11 @@ class TableAnswers:
         held = self.card_at(asked_at, prop.box) or self.card_at(prop.t, prop.box)
         if held is None or held.get("role") != "play" or held.get("seat") != zone:
             return None
-        events = list(fusion.game.events)
-        start = max((i for i, e in enumerate(events) if e.get("type") == "hand"), default=None)
-        dealt = fusion.deal_time()
-        if start is None or dealt is None:
+        hand = fusion.running_hand()
+        if hand is None:
             return None
-        logged = [e for e in events[start + 1:] if e.get("type") == "play"]
+        dealt, events = hand
+        logged = [e for e in events if e.get("type") == "play"]
         cards_in = {e.get("card") for e in logged if e.get("card")}
         covered_in = sum(1 for e in logged if e.get("covered") and e.get("seat") == due)
         # the due seat's cards put down since the deal (one of the last hand's may still lie there: seed 504) and
@@ -143,7 +141,7 @@ class TableAnswers:
         fusion = session.fusion
         for prop in list(fusion.pending):
             if (prop.id not in self._answered and "wrong_seat" in prop.flags
-                    and fusion.now - fusion.pending_since.get(prop.id, fusion.now) >= self.delay):
+                    and fusion.now - fusion.pending_since[prop.id] >= self.delay):
                 event = self.missed(fusion, prop)
                 if event is not None:
                     self._answered.add(prop.id)

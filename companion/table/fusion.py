@@ -1252,14 +1252,16 @@ class Fusion:
             else:
                 yield entry
 
-    def deal_time(self) -> float | None:
-        """Stream time of the running hand's deal (when the camera first saw it, else when it went in; None: no
-        hand yet).  The table that answers (companion.table.answers) takes no card put down before it for one
-        of this hand's."""
+    def running_hand(self) -> tuple[float, list[dict[str, Any]]] | None:
+        """The running hand as the log holds it: the stream time of its deal (when the camera first saw it,
+        else when it went in) and its events since, oldest first (None: no hand yet).  The table that answers
+        (companion.table.answers) takes no card put down before the deal for one of this hand's."""
+        since: list[dict[str, Any]] = []
         for entry in self._live():
             if entry.event.get("type") == "hand":
                 prop = entry.proposal or entry.carried
-                return prop.t if prop is not None else entry.stream_t
+                return (prop.t if prop is not None else entry.stream_t), since[::-1]
+            since.append(entry.event)
         return None
 
     def _running_hand(self) -> Iterator[Applied]:
