@@ -215,3 +215,17 @@ def test_no_card_is_typed_when_the_due_seat_has_none_down_or_the_held_card_is_th
     assert answers.missed(fusion, held) == {"type": "play", "seat": 0, "card": "4C"}
     fusion.enter({"type": "play", "seat": 0, "card": "4C"})
     assert answers.missed(fusion, held) is None
+
+
+def test_a_missed_card_the_engine_refuses_is_counted_and_the_question_stays():
+    """Seat 0's missed card lies face down in the first trick, where Paulista lets no card be played covered:
+    the typed play is refused with the engine's reason, counted as refused, and the held card is still asked
+    about (nothing entered, nothing lost)."""
+    backs = [{**s, "cards": [{**c, "card": "back"} if c["card"] == "4C" else c for c in s["cards"]]}
+             for s in MISSED_STATES]
+    fusion, answers = _fusion(), TableAnswers(backs, delay=0.5)
+    fusion.submit(_held_in_seat_1())
+    _run(fusion, answers, 4.5)
+    assert dict(answers.counts) == {"missed_refused": 1}
+    assert [e["type"] for e in fusion.log.events] == ["hand"] and len(fusion.pending) == 1
+    assert list(fusion.messages)[-1] == "rejected typed event: a card cannot be played face down in the first trick"
