@@ -6,6 +6,7 @@
     python bench/vision_eval.py --no-rows           # ... without splitting rows of cards (before session 18)
     python bench/vision_eval.py --models DIR        # ... with the ONNX files of DIR (a candidate)
     python bench/vision_eval.py --no-outline-model  # ... turning cards upright by the finders alone
+    python bench/vision_eval.py --no-zoom           # ... without the zoomed view for small cards (before session 69)
 
 A thin driver around ``python -m companion.vision.evaluate`` (see its
 docstring).  The photo settings (shrunk view, threshold, outline fill, faint boxes, rows) were
@@ -48,12 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                         help="with or without the outline model's outlines (default: the photo rows "
                              "PHOTO_OUTLINE_MODEL, the table row TABLE_OUTLINE_MODEL)")
+    parser.add_argument("--no-zoom", action="store_true", help="without the zoomed view for small cards")
     parser.add_argument("--frames", type=int, default=40, help="latency: frames timed")
     parser.add_argument("--models", default=None, help="folder of ONNX files (default: the shipped models/)")
     args = parser.parse_args(argv)
     extra = (["--models", args.models] if args.models else []) + (["--no-outlines"] if args.no_outlines else []) \
         + (["--faint-conf", "0"] if args.no_faint else []) \
-        + (["--no-rows"] if args.no_rows else []) \
+        + (["--no-rows"] if args.no_rows else []) + (["--zoom", "0"] if args.no_zoom else []) \
         + ([] if args.outline_model is None else ["--outline-model" if args.outline_model else "--no-outline-model"])
     print(f"{'':26} {'cards':>6} {'right rank':>11} {'boxed':>6} {'false/img':>9} {'ms/photo':>9}")
     for label, cmd in ROWS:
@@ -69,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
                  # the table's: one view, boxes down to the tracker's weak threshold, outlines, one corner window,
                  # its own corner model and classifier, no bands, the frame padded only to the detector's stride,
                  # each card's outline from the outline model (TABLE_OUTLINE_MODEL), else found paper first
-                 # (crops.QUAD_METHODS)
+                 # (crops.QUAD_METHODS), and no zoomed view
                  ("latency, table settings", ["latency", "--scales", "1", "--conf", "0.15", "--outlines", "--one-window",
+                                              "--zoom", "0",
                                               "--table-corners", "--table-classifier", "--table-detector", "--no-square",
                                               "--band-weight", "0", "--quad", ",".join(QUAD_METHODS),
                                               "--outline-model" if TABLE_OUTLINE_MODEL else "--no-outline-model"]))

@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
-                                  face_min_prob=args.min_prob, outline_model=args.outline_model)
+                                  face_min_prob=args.min_prob, outline_model=args.outline_model, zoom=args.zoom)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -123,4 +123,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, where shipped) "
                         "before the outline finders' (default: PHOTO_OUTLINE_MODEL)")
+    p.add_argument("--zoom", type=float, default=None, metavar="F",
+                   help="with the shrunk view, also read the image through the detector's input F times larger, "
+                        "for small cards (default: PHOTO_ZOOM, 1.7; 0: not, faster)")
     p.set_defaults(func=_run)

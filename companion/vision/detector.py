@@ -56,7 +56,7 @@ from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, C
                                        FAINT_MIN_PROB, HIDDEN_MODE, HIDDEN_MODES, ONE_WINDOW, OUTLINE_CLASS,
                                        OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR,
                                        RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, SUIT_CORNER_WEIGHT,
-                                       TABLE_CONF, WHOLE_RANK_SURE)
+                                       TABLE_CONF, WHOLE_RANK_SURE, ZOOM_SMALL)
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -463,6 +463,10 @@ class CardDetector:
     ``photo_detector``: likewise, box the cards with ``card-detector-<family>-photo.onnx`` when the models
     folder has one (:func:`shipped_detector`).  Why: session 65's Spanish detector boxed more of the Spanish
     photos' cards and lost a table hand.
+    ``zoom``: also read the image through the detector's input this many times larger (a dynamic input only;
+    a fixed one reads without it), keeping from that view only the boxes with a side under ``zoom_small`` of the
+    image's that no other view's box overlaps (photos: ``PHOTO_ZOOM``; the table: None, not; see
+    :data:`companion.vision.settings.PHOTO_ZOOM`).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -487,7 +491,8 @@ class CardDetector:
                  side_rank_clear: bool = False, photo_classifier: bool = False, band_weight: float = 0.0,
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
                  outline_model_for: str = "all", outline_exclusive: bool = True,
-                 outline_model_boxes: float | None = None, photo_detector: bool = False) -> None:
+                 outline_model_boxes: float | None = None, photo_detector: bool = False,
+                 zoom: float | None = None, zoom_small: float = ZOOM_SMALL) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -498,6 +503,12 @@ class CardDetector:
         if not scales or any(not 0 < f <= 1 for f in scales):
             raise ValueError(f"scales must be factors in (0, 1], got {scales!r}")
         self.scales = tuple(scales)
+        if zoom is not None and not zoom > 1.0:
+            raise ValueError(f"zoom must be a factor above 1 or None, got {zoom!r}")
+        if not 0.0 < zoom_small <= 1.0:
+            raise ValueError(f"zoom_small must be in (0, 1], got {zoom_small!r}")
+        self.zoom = zoom
+        self.zoom_small = zoom_small
         self.outlines = outlines
         self.outline_min_prob = outline_min_prob
         if faint_conf is not None and not 0.0 < faint_conf < conf:
@@ -526,6 +537,7 @@ class CardDetector:
         self.det_input = self.det.get_inputs()[0].name
         shape = self.det.get_inputs()[0].shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else DETECTOR_SIZE
+        self.det_input_dynamic = not isinstance(shape[2], int)  # a zoomed view needs it
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
         self.det_stride = None if isinstance(shape[2], int) or square else DETECTOR_STRIDE
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
@@ -620,8 +632,9 @@ class CardDetector:
 
     # -- stages, public so evaluation can time them -------------------------------------------
     def find_boxes(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale, and with
-        ``outlines`` the outlines no detector box covers (class ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
+        """(boxes Nx4 in image pixels, scores N, classes N) from the 2-class detector, at every scale and through
+        the zoomed view (``zoom``), and with ``outlines`` the outlines no detector box covers (class
+        ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
         # every view's boxes down to faint_conf in one pass each: those under the threshold are faint
         parts, faint_boxes, faint_scores = [], [], []
         for f in self.scales:
@@ -630,8 +643,12 @@ class CardDetector:
             parts.append((b[~low], sc[~low], c[~low]))
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
+        if self.zoom is not None and self.det_input_dynamic:
+            # sure boxes only: its faint ones are mostly a big card's pips and indices, and they took the
+            # places (FAINT_MAX) of the faint boxes of whole cards on the real photos (session 69)
+            parts.append(self._boxes_at(image_bgr, self.zoom))
         if len(parts) > 1:
-            # a shrunk view only adds cards the larger views missed: a box there that overlaps one found
+            # a shrunk (or zoomed) view only adds cards the views before it missed: a box there that overlaps one found
             # in a larger view is that card again, or several cards taken for one (checked against the
             # full view alone, and not at all when it found nothing, a big card two shrunk views found
             # counted twice)
@@ -698,7 +715,10 @@ class CardDetector:
             top, left = (big_h - h) // 2, (big_w - w) // 2
             view = cv2.copyMakeBorder(image_bgr, top, big_h - h - top, left, big_w - w - left,
                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
-        img, r, (pad_x, pad_y) = letterbox(view, self.imgsz, self.det_stride, DETECTOR_MIN_SIDE)
+        size = self.imgsz
+        if factor > 1.0:  # a zoomed view: the detector's input that many times larger, for small cards
+            size = int(round(self.imgsz * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
+        img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         out = self.det.run(None, {self.det_input: blob})[0]
         pred = out[0] if out.ndim == 3 else out
@@ -716,6 +736,10 @@ class CardDetector:
             side = np.maximum((boxes[:, 2] - boxes[:, 0]) / w, (boxes[:, 3] - boxes[:, 1]) / h)
             big = side >= self.big_fraction
             boxes, scores, classes = boxes[big], scores[big], classes[big]
+        elif factor > 1.0:
+            side = np.maximum((boxes[:, 2] - boxes[:, 0]) / w, (boxes[:, 3] - boxes[:, 1]) / h)
+            small = side < self.zoom_small
+            boxes, scores, classes = boxes[small], scores[small], classes[small]
         return boxes, scores, classes
 
     def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:

@@ -544,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with the shrunk view, also keep boxes scored from this up to --conf that the classifier "
                         "names a face at --faint-min-prob (default: FAINT_CONF; 0: none)")
     p.add_argument("--faint-min-prob", type=float, default=None, help="(default: FAINT_MIN_PROB)")
+    p.add_argument("--zoom", type=float, default=None,
+                   help="with the shrunk view, also read a view through the detector's input this many times "
+                        "larger for small cards (default: PHOTO_ZOOM; 0: none)")
     p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
                    help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
                         "share card paper (default %(default)s; 0: not)")
@@ -612,7 +615,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  photo_detector=not args.table_detector,
                                                  band_weight=args.band_weight, quad_methods=args.quad,
                                                  outline_model=args.outline_model,
-                                                 outline_model_for=args.outline_model_for))
+                                                 outline_model_for=args.outline_model_for, zoom=args.zoom))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -622,6 +625,7 @@ def main(argv: list[str] | None = None) -> int:
               "side_rank_weight", "side_rank_clear")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
+                    "zoom": detector.zoom if detector.det_input_dynamic else None,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,

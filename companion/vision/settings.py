@@ -17,6 +17,19 @@ from companion.vision.merging import MERGE_IOU
 # (one view, TABLE_CONF).
 PHOTO_SCALES = (1.0, 0.65)
 PHOTO_CONF = 0.35
+# Photos: a third view, the image read through the detector's input ZOOM times larger (its input is dynamic),
+# that only adds small boxes (a side under ZOOM_SMALL of the image's) no other view's box overlaps: at 320x320 a
+# card of a crowded table scene is 20-40 pixels, smaller than the detector learned most cards at.  Why not the
+# whole reading larger: read at 416 the synthetic scenes gained (French val6605 mAP50 0.5836 -> 0.6117) but the
+# real photos, whose cards fill the picture, lost 15 of the tune half's 262 cards (session 69).  Chosen on val6605
+# / val6606 and the real tune half (1.3-2.0 x 0.10-0.25); judged by rule 45 (bench/evaluation-history.md,
+# session 69).  None: no zoomed view (the table: its frames are read once).
+PHOTO_ZOOM: float | None = 1.7
+ZOOM_SMALL = 0.20
+# The table reads no zoomed view.  Tried in session 69 (rules 47-48, bench/evaluation-history.md): at 1.5 (480x288
+# for a 1280x720 frame) it found cards the table had missed (four sessions of seeds 520-527 gained a hand each),
+# but on a 640x480 patterned cloth it boxed the cloth's squares as backs and a clutter box at the frame's edge as
+# a face, a JC put in for seat 3 (seed 525 s00-paulista-4p lost all 3 hands, with backs and without).
 # A box from a bright card-shaped outline the detector missed (companion.vision.outlines) counts as a
 # detection this sure that a card is there; the classifier's reading still names it (and may call it a back).
 OUTLINE_SCORE = 0.5
@@ -246,7 +259,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    joint_weight: float | None = None, square: bool = PHOTO_SQUARE,
                    photo_classifier: bool = True, band_weight: float | None = None,
                    quad_methods: str | tuple[str, ...] | None = None, outline_model: bool | None = None,
-                   outline_model_for: str | None = None, photo_detector: bool = True) -> dict:
+                   outline_model_for: str | None = None, photo_detector: bool = True,
+                   zoom: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
     otherwise (one view alone keeps the table's 0.3), and with it the outline search
     (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
@@ -264,7 +278,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``outline_model`` (None: ``PHOTO_OUTLINE_MODEL``) for the boxes ``outline_model_for`` says (None:
     ``PHOTO_OUTLINE_MODEL_FOR``), and the cards boxed with the family's photo detector where one is shipped
     (``photo_detector``; :func:`companion.vision.detector.shipped_detector`), and every
-    view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``)."""
+    view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``), and with the shrunk view a
+    zoomed one for small cards (``zoom``: None: ``PHOTO_ZOOM`` with the shrunk view, none with one view; 0: none)."""
     chosen = tuple(scales) if scales else PHOTO_SCALES
     if conf is None:
         conf = PHOTO_CONF if len(chosen) > 1 else TABLE_CONF
@@ -278,7 +293,10 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
         rows = len(chosen) > 1
     if face_min_prob is None:
         face_min_prob = PHOTO_FACE_MIN_PROB if len(chosen) > 1 else 0.0
-    return {"conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
+    if zoom is None and len(chosen) > 1:
+        zoom = PHOTO_ZOOM
+    return {"zoom": zoom or None, "zoom_small": ZOOM_SMALL,
+            "conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": FAINT_MIN_PROB if faint_min_prob is None else faint_min_prob, "rows": rows,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,

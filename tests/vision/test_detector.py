@@ -359,6 +359,46 @@ def test_a_dynamic_detector_finds_the_same_cards_on_the_frame_padded_to_its_stri
     assert matched >= 11  # 12 fixture cards, each found by both (measured: all 12)
 
 
+def test_small_cards_are_found_on_the_zoomed_view():
+    """Each fixture photo shrunk to 0.4 on a 1280x720 cloth: twelve cards about 45x64 pixels, a crowded
+    table's size.  Read at 320x320 the photo settings box a third of them (measured: 4 of 12, its faint boxes
+    and outlines among them); the zoomed view (PHOTO_ZOOM) reads the image through an input 1.7 times larger
+    and must box and name nearly all."""
+    import cv2
+
+    plain = CardDetector("french", **photo_settings(zoom=0))
+    zoomed = CardDetector("french", **photo_settings(zoom=1.7))
+    found = {"plain": [0, 0], "zoomed": [0, 0]}
+    for rec in json.loads((FIXTURES / "fixtures.json").read_text()):
+        small = cv2.resize(read_image(FIXTURES / rec["image"]), None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA)
+        frame = np.full((720, 1280, 3), (40, 90, 40), np.uint8)
+        frame[200:200 + small.shape[0], 300:300 + small.shape[1]] = small
+        for name, det in (("plain", plain), ("zoomed", zoomed)):
+            dets = det.detect(frame)
+            for truth in rec["cards"]:
+                box = [v * 0.4 + off for v, off in zip(truth["box"], (300, 200, 300, 200))]
+                hits = [d for d in dets if _iou(d.box, box) >= 0.5]
+                found[name][0] += bool(hits)
+                found[name][1] += any(d.card == truth["card"] for d in hits)
+    assert found["plain"][0] <= 6, found  # measured: 4 boxed
+    assert found["zoomed"][0] >= 10 and found["zoomed"][1] >= 10, found  # measured: 12 boxed, 12 named
+
+
+def test_the_zoomed_view_is_for_photos_and_checked(capsys):
+    from companion.table.session import table_detector
+    from companion.vision.settings import PHOTO_ZOOM
+
+    assert PHOTO_ZOOM and photo_settings()["zoom"] == PHOTO_ZOOM
+    assert photo_settings(scales=[1.0])["zoom"] is None and photo_settings(zoom=0)["zoom"] is None
+    assert table_detector("french").zoom is None
+    with pytest.raises(ValueError, match="zoom"):
+        CardDetector("french", zoom=1.0)
+    image = sorted(FIXTURES.glob("*.jpg"))[0]
+    assert main(["detect", str(image), "--zoom", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "zoom" in err and "Traceback" not in err
+
+
 def test_photos_keep_the_square_and_the_table_pads_to_the_stride():
     """The real photos lost cards read padded to the stride (PHOTO_SQUARE): `companion detect` and the
     synthetic and real evaluations keep the square; the table's detector pads only to the stride."""
@@ -551,6 +591,34 @@ def test_a_card_found_by_two_shrunk_views_counts_once(french, monkeypatch):
     monkeypatch.setattr(det, "_boxes_at", boxes_at)
     boxes, _, _ = det.find_boxes(np.zeros((400, 400, 3), np.uint8))
     assert sorted(map(tuple, boxes.tolist())) == sorted([small, big, other])
+
+
+def test_the_zoomed_view_adds_only_sure_boxes_no_other_view_holds(french, monkeypatch):
+    """The zoomed view adds a small card the other views missed, not a card they found again, and none of its
+    faint boxes: on the real photos those were a big card's pips and indices, scored above the faint box of a
+    whole card, and they took its place among the FAINT_MAX faint boxes read (session 69, rule 45)."""
+    import copy
+
+    from companion.vision.settings import FAINT_CLASS, FAINT_MAX
+
+    det = copy.copy(french)
+    det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, 0.02, 1.7
+    det.det_input_dynamic = True
+    card, faint_card, small, again = (50.0, 40.0, 150.0, 180.0), (200.0, 40.0, 300.0, 180.0), \
+        (320.0, 300.0, 345.0, 335.0), (52.0, 42.0, 150.0, 178.0)
+    pieces = [(10.0 + 30 * k, 350.0, 30.0 + 30 * k, 370.0) for k in range(FAINT_MAX + 2)]
+    found_at = {1.0: [(card, 0.6), (faint_card, 0.1)], 0.65: [],
+                1.7: [(small, 0.5), (again, 0.7)] + [(p, 0.25) for p in pieces]}
+
+    def boxes_at(img, factor, conf=None):
+        b = [(box, s) for box, s in found_at[factor] if s >= (det.conf if conf is None else conf)]
+        return (np.array([x for x, _ in b], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in b]),
+                np.zeros(len(b), dtype=int))
+
+    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    boxes, _, classes = det.find_boxes(np.zeros((400, 400, 3), np.uint8))
+    assert sorted(map(tuple, boxes.tolist())) == sorted([card, faint_card, small])
+    assert classes[[tuple(b) == faint_card for b in boxes.tolist()]].tolist() == [FAINT_CLASS]
 
 
 def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeypatch):
