@@ -463,10 +463,10 @@ class CardDetector:
     ``photo_detector``: likewise, box the cards with ``card-detector-<family>-photo.onnx`` when the models
     folder has one (:func:`shipped_detector`).  Why: session 65's Spanish detector boxed more of the Spanish
     photos' cards and lost a table hand.
-    ``zoom``: also read the image through the detector's input this many times larger (a dynamic input only;
-    a fixed one reads without it), keeping from that view only the boxes with a side under ``zoom_small`` of the
-    image's that no other view's box overlaps (photos: ``PHOTO_ZOOM``; the table: None, not; see
-    :data:`companion.vision.settings.PHOTO_ZOOM`).
+    ``zoom``: also read the image through the detector's input this many times larger (None or 0: not; a
+    dynamic input only, a fixed one reads without it), keeping from that view only the boxes with a side under
+    ``zoom_small`` of the image's that no other view's box overlaps (photos: ``PHOTO_ZOOM``; the table: None,
+    not; see :data:`companion.vision.settings.PHOTO_ZOOM`).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -503,11 +503,11 @@ class CardDetector:
         if not scales or any(not 0 < f <= 1 for f in scales):
             raise ValueError(f"scales must be factors in (0, 1], got {scales!r}")
         self.scales = tuple(scales)
-        if zoom is not None and not zoom > 1.0:
-            raise ValueError(f"zoom must be a factor above 1 or None, got {zoom!r}")
+        if zoom and not zoom > 1.0:
+            raise ValueError(f"zoom must be a factor above 1 (0: no zoomed view), got {zoom!r}")
         if not 0.0 < zoom_small <= 1.0:
             raise ValueError(f"zoom_small must be in (0, 1], got {zoom_small!r}")
-        self.zoom = zoom
+        self.zoom = zoom or None
         self.zoom_small = zoom_small
         self.outlines = outlines
         self.outline_min_prob = outline_min_prob

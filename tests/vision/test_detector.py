@@ -393,6 +393,7 @@ def test_the_zoomed_view_is_for_photos_and_checked(capsys):
     assert table_detector("french").zoom is None
     with pytest.raises(ValueError, match="zoom"):
         CardDetector("french", zoom=1.0)
+    assert CardDetector("french", zoom=0).zoom is None  # as `--zoom 0`: no zoomed view
     image = sorted(FIXTURES.glob("*.jpg"))[0]
     assert main(["detect", str(image), "--zoom", "0.5"]) == 2
     err = capsys.readouterr().err
