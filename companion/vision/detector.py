@@ -536,10 +536,12 @@ class CardDetector:
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name
         shape = self.det.get_inputs()[0].shape
-        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else DETECTOR_SIZE
-        self.det_input_dynamic = not isinstance(shape[2], int)  # a zoomed view needs it
+        dynamic = not isinstance(shape[2], int)
+        self.imgsz = DETECTOR_SIZE if dynamic else int(shape[2])
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
-        self.det_stride = None if isinstance(shape[2], int) or square else DETECTOR_STRIDE
+        self.det_stride = DETECTOR_STRIDE if dynamic and not square else None
+        if not dynamic:
+            self.zoom = None  # a fixed input reads at its one size
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -643,7 +645,7 @@ class CardDetector:
             parts.append((b[~low], sc[~low], c[~low]))
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
-        if self.zoom is not None and self.det_input_dynamic:
+        if self.zoom is not None:
             # sure boxes only: its faint ones are mostly a big card's pips and indices, and they took the
             # places (FAINT_MAX) of the faint boxes of whole cards on the real photos (session 69)
             parts.append(self._boxes_at(image_bgr, self.zoom))
@@ -732,14 +734,10 @@ class CardDetector:
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         scores = pred[:, 4].astype(np.float64)
         classes = pred[:, 5].astype(int)
-        if factor < 1.0:
+        if factor != 1.0:  # a shrunk view keeps only big cards, a zoomed one only small ones
             side = np.maximum((boxes[:, 2] - boxes[:, 0]) / w, (boxes[:, 3] - boxes[:, 1]) / h)
-            big = side >= self.big_fraction
-            boxes, scores, classes = boxes[big], scores[big], classes[big]
-        elif factor > 1.0:
-            side = np.maximum((boxes[:, 2] - boxes[:, 0]) / w, (boxes[:, 3] - boxes[:, 1]) / h)
-            small = side < self.zoom_small
-            boxes, scores, classes = boxes[small], scores[small], classes[small]
+            keep = side >= self.big_fraction if factor < 1.0 else side < self.zoom_small
+            boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         return boxes, scores, classes
 
     def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:

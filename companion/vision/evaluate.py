@@ -625,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
               "side_rank_weight", "side_rank_clear")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
-                    "zoom": detector.zoom if detector.det_input_dynamic else None,
+                    "zoom": detector.zoom,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,

@@ -604,7 +604,6 @@ def test_the_zoomed_view_adds_only_sure_boxes_no_other_view_holds(french, monkey
 
     det = copy.copy(french)
     det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, 0.02, 1.7
-    det.det_input_dynamic = True
     card, faint_card, small, again = (50.0, 40.0, 150.0, 180.0), (200.0, 40.0, 300.0, 180.0), \
         (320.0, 300.0, 345.0, 335.0), (52.0, 42.0, 150.0, 178.0)
     pieces = [(10.0 + 30 * k, 350.0, 30.0 + 30 * k, 370.0) for k in range(FAINT_MAX + 2)]
