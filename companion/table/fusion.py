@@ -1256,20 +1256,26 @@ class Fusion:
         """The running hand as the log holds it: the stream time of its deal (when the camera first saw it,
         else when it went in) and its events since, oldest first (None: no hand yet).  The table that answers
         (companion.table.answers) takes no card put down before the deal for one of this hand's."""
-        since: list[dict[str, Any]] = []
+        deal, since = self._since_deal()
+        if deal is None:
+            return None
+        prop = deal.proposal or deal.carried
+        return (prop.t if prop is not None else deal.stream_t), [entry.event for entry in reversed(since)]
+
+    def _since_deal(self) -> tuple[Applied | None, list[Applied]]:
+        """The running hand's deal in the log (None: no hand yet) and what is in the log since it, latest
+        first.  One walk serves both: the fusion's own checks want the entries, the answering table the deal
+        too (a hand is a dozen entries, so the list costs nothing beside the walk)."""
+        since: list[Applied] = []
         for entry in self._live():
             if entry.event.get("type") == "hand":
-                prop = entry.proposal or entry.carried
-                return (prop.t if prop is not None else entry.stream_t), since[::-1]
-            since.append(entry.event)
-        return None
+                return entry, since
+            since.append(entry)
+        return None, since
 
     def _running_hand(self) -> Iterator[Applied]:
         """What is in the log since the running hand's deal, latest first (the deal not included)."""
-        for entry in self._live():
-            if entry.event.get("type") == "hand":
-                return
-            yield entry
+        return iter(self._since_deal()[1])
 
     def _hand_zones(self) -> dict[str, int]:
         """The zone each face-up camera play of the running hand lies in, by card: the applied ones (back
