@@ -11,8 +11,10 @@ How a detection becomes an event:
 
 * The bare table's own readings are dropped first (:mod:`companion.table.scenery`:
   one face read at two places of the first frame is a patterned cloth, not cards, and so are those
-  places while read no surer, as whatever face); so are the backs no card outline fits away from the
-  deck, where a frame holds several (``back_outline``: a chequered cloth's pale squares, read as backs).
+  places while read no surer, as whatever face, unless a card outline fits where it fitted none); so are
+  the backs no card outline fits away from the deck, where a frame holds several (``back_outline``: a
+  chequered cloth's pale squares, read as backs), and the faces only the outline finders boxed that no
+  card outline fits (``finder_outline``: the same squares, found as card-shaped paper and named).
 * Detections are associated with *tracks* frame to frame by box overlap,
   whatever label the detector gave this time; a track's label is the
   confidence-weighted vote of its detections.  A card counts once it was
@@ -73,6 +75,11 @@ from companion.table.observations import BACK, Detection, FrameDetections, Propo
 from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
 
+# The presence the vision layer gives a box its outline finders found and no detector box covered
+# (companion.vision.settings.OUTLINE_SCORE; kept here so the tracker needs no vision import, and a test holds them
+# equal)
+OUTLINE_SCORE = 0.5
+
 
 @dataclass(frozen=True)
 class TableView:
@@ -123,6 +130,10 @@ class TrackerConfig:
     # for seconds is still a card; a fleeting weak box is not).  None: weak detections are ignored.
     weak_inside: float = 0.6  # a weak box with this share inside a surer box of the frame is dropped
     strong_inside: float = 0.8  # ... and any box with this share (a card boxed twice, not a trick pile)
+    # two faces of a frame boxed surely, overlapping this much (IoU), each outlined as a whole card at least this
+    # surely, are one card boxed twice: the one named less surely is dropped (see TableTracker._boxed_twice; None:
+    # both kept)
+    twice: tuple[float, float] | None = (0.6, 0.8)
     # ... unless the outline model fits the inner box as a whole card (Detection.outline at least the first) and
     # the surer box poorly (under the second): the surer box is then one around parts of several cards, the inner
     # box the card (see TableTracker._outlined_inside; None: dropped as before)
@@ -208,6 +219,14 @@ class TrackerConfig:
     # covered card outlined under 0.25 in frames where it was the only such back (bench/evaluation-history.md,
     # session 67)
     back_outline_crowd: int = 2
+    # a face boxed by the outline finders alone (``Detection.presence`` == ``OUTLINE_SCORE``: no detector box behind
+    # it) that the outline model outlines under this is the cloth, wherever it lies and even alone in its frame; it
+    # counts in the crowd above (None: kept).  Why: checked cloths' squares are found as card-shaped paper by the
+    # finders and named at 0.1-0.3, the outline model outlining them at 0.  A large pink-and-blue one's went in as
+    # the first plays of every hand (seed 585 s04-argentino-4p, 0 of 4 hands; session 70); one alone, a 5E at 0.17,
+    # opened a hand nobody dealt (seed 554 s09-argentino-2p, 1 of 4); one by the deck went in as the first play of
+    # a hand (seed 705 s09-argentino-6p; session 71)
+    finder_outline: float | None = 0.05
 
 
 def inside_share(a: Box, b: Box) -> float:
@@ -421,7 +440,8 @@ class TableTracker:
         cfg = self.config
         floor = cfg.min_detection_confidence if cfg.weak_confidence is None else cfg.weak_confidence
         dets = []
-        for d in sorted((d for d in frame.detections if d.seen >= floor), key=lambda d: -d.seen):
+        twice = self._boxed_twice(frame)
+        for d in sorted((d for d in frame.detections if d.seen >= floor and not twice(d)), key=lambda d: -d.seen):
             # Under the detector's usual threshold its end-to-end head boxes one card several times
             # (a half, a corner): a weak box mostly inside a surer one is that card, not another.  So
             # is a strong box almost wholly inside one (a card's lower part boxed as a second card
@@ -482,6 +502,28 @@ class TableTracker:
         return (bars is not None and det.outline is not None and surer.outline is not None
                 and det.outline >= bars[0] and surer.outline < bars[1])
 
+    def _boxed_twice(self, frame: FrameDetections) -> Callable[[Detection], bool]:
+        """Which detections of ``frame`` are a card boxed again under a worse name: a face boxed surely
+        (``min_detection_confidence``) overlapping another such face at ``twice[0]`` IoU or more, both outlined as a
+        whole card at ``twice[1]`` or more, and named less surely.  Two cards lying that much over each other cannot
+        both be seen whole, so the two boxes are one card.  (Weak boxes are left to the rules for them: on a
+        crowded six-seat table, weak boxes of two cards in a pile, each outlined 0.87 by the same outline, were
+        taken for one, and a play was missed: rendered seed 608.)
+
+        Why: seat 0's 2C was boxed twice from the frame it was put down (rendered seed 808, a Mineiro hand for
+        four on a checked cloth), read 2C at 0.34 and 3C at 0.23 with the boxes overlapping at IoU 0.65, both
+        outlined 0.97; neither box lies 80 % inside the other (``strong_inside``), and the one seen a little
+        more surely (presence 0.50 against 0.47), the 3C, went in for seat 0.  The 2C, tracked on its own, went
+        in later for the next seat, and the hand was lost."""
+        bars = self.config.twice
+        if bars is None:
+            return lambda d: False
+        whole = [d for d in frame.detections if d.label != BACK and d.seen >= self.config.min_detection_confidence
+                 and d.outline is not None and d.outline >= bars[1]]
+        worse = {id(d) for d in whole for k in whole
+                 if k is not d and iou(d.box, k.box) >= bars[0] and (k.confidence, k.seen) > (d.confidence, d.seen)}
+        return lambda d: id(d) in worse
+
     def _still_there(self, det: Detection, surer: Detection) -> bool:
         """Whether ``det``, a box mostly inside the surer box ``surer``, is a card already tracked seen again
         where it lay (a track's box overlaps it at least ``still_there_iou``, and overlaps it more than ``surer``),
@@ -526,20 +568,35 @@ class TableTracker:
         return any(not tr.decided and tr.hits >= 2 and tr.strong_hits and tr.first_t < t for tr in self.tracks)
 
     # --- geometry -----------------------------------------------------------------------
-    def _outlined(self, frame: FrameDetections) -> FrameDetections:
-        """``frame`` without the backs no card outline fits (``back_outline``), where it holds at least
-        ``back_outline_crowd`` of them.  The deck's are kept whatever their outline: in the centre zone, or on
-        the deck where it was seen.  (Not everywhere beside the deck, as :meth:`_in_middle` reads it: on the
-        chequered cloth a pale square by the centre was taken for the deck, and the squares beside it went in
-        as covered plays.)"""
+    def _outlined(self, frame: FrameDetections, raw: FrameDetections | None = None) -> FrameDetections:
+        """``frame`` without the cloth's own readings, which no card outline fits: the backs so outlined
+        (``back_outline``) where the frame holds at least ``back_outline_crowd`` such things, and the faces the
+        outline finders alone boxed that the outline model does not outline (``finder_outline``) wherever they
+        lie.  The deck's backs are kept whatever their outline: in the centre zone, or on the deck where it was
+        seen.  (Not everywhere beside the deck, as :meth:`_in_middle` reads it: on the chequered cloth a pale
+        square by the centre was taken for the deck, and the squares beside it went in as covered plays.)
+
+        The crowd is counted on the frame as read (``raw``, before the scenery's filter took the squares it
+        learned: seed 585's first frame held three finder squares, two of them named alike and the scenery's,
+        and the third alone went in as a play)."""
         bar = self.config.back_outline
         if bar is None or self.zones is None:
             return frame
-        kept = tuple(d for d in frame.detections
-                     if d.label != BACK or d.outline is None or d.outline >= bar or self._on_deck(d.box))
-        if len(frame.detections) - len(kept) < self.config.back_outline_crowd:
-            return frame  # one such back alone: a card weakly outlined (half under another), not the cloth
-        return replace(frame, detections=kept)
+        finder = self.config.finder_outline
+
+        def unoutlined_face(d: Detection) -> bool:
+            return (finder is not None and d.label != BACK and d.outline is not None and d.outline < finder
+                    and d.presence == OUTLINE_SCORE)
+
+        def cloth(d: Detection) -> bool:
+            if d.label != BACK:
+                return unoutlined_face(d)
+            return d.outline is not None and d.outline < bar and not self._on_deck(d.box)
+
+        crowd = sum(1 for d in (raw or frame).detections if cloth(d)) >= self.config.back_outline_crowd
+        # (one such back alone is a card weakly outlined, half under another: kept)
+        kept = tuple(d for d in frame.detections if not (unoutlined_face(d) or (crowd and cloth(d))))
+        return frame if len(kept) == len(frame.detections) else replace(frame, detections=kept)
 
     def _ensure_zones(self, frame: FrameDetections) -> None:
         if self.zones is None and frame.image_size is not None:
@@ -654,6 +711,7 @@ class TableTracker:
     def update(self, frame: FrameDetections, view: ViewFn, submit: Submit) -> bool:
         """Take one frame of detections; propose what it shows.  Returns whether
         a waiting proposal's card was read again (see :meth:`_read_again`)."""
+        raw = frame
         if self.scenery is not None:
             learned = self.scenery.learned
             frame = self.scenery.filter(frame)
@@ -662,7 +720,7 @@ class TableTracker:
                     f"{label} at {len(boxes)} places" for label, boxes in sorted(self.scenery.places_read.items()))
                     + ": ignored there, and elsewhere while no surer")
         self._ensure_zones(frame)
-        frame = self._outlined(frame)
+        frame = self._outlined(frame, raw)
         self.last_frame = frame
         self._associate(frame)
         self._moved_on(frame.t)

@@ -68,3 +68,35 @@ def test_a_card_boxed_surely_or_named_surely_in_the_first_frame_is_a_card():
         scenery = Scenery()
         assert len(scenery.filter(_frame(0.0, card)).detections) == 1
         assert len(scenery.filter(_frame(0.1, Detection("5H", 0.1, A, 0.5))).detections) == 1
+
+
+def test_a_card_outlined_where_the_table_was_not_is_a_card_put_down_on_the_cloth():
+    # rendered seed 531: a small checked cloth read 1E at 17 places and 4E at 3 in the first frame, every square
+    # outlined at 0; seat 0's real 4E (outlined 0.56, named 0.28) lay over one of them and was dropped as the table
+    scenery = Scenery()
+    scenery.filter(_frame(0.0, Detection("4E", 0.3, A, 0.5, (), 0.0), Detection("4E", 0.25, B, 0.5, (), 0.0)))
+    later = scenery.filter(_frame(5.0, Detection("4E", 0.28, A, 0.3, (), 0.56), Detection("4E", 0.2, A, 0.5, (), 0.0),
+                                  Detection("4E", 0.2, ELSEWHERE, 0.5, (), 0.6),
+                                  Detection("4E", 0.2, ELSEWHERE, 0.5, (), 0.1),
+                                  Detection("4E", 0.2, ELSEWHERE, 0.5, (), None),
+                                  Detection("7C", 0.05, B, 0.3, (), 0.5), Detection("7C", 0.05, B, 0.3, (), 0.2)))
+    # outlined (0.3 or more) is a card, at the table's places or elsewhere, as that face or another;
+    # outlined less, or not measured, is the table as before
+    assert [(d.label, d.outline) for d in later.detections] == [("4E", 0.56), ("4E", 0.6), ("7C", 0.5)]
+
+
+def test_where_the_table_itself_was_outlined_an_outline_tells_nothing():
+    for table_outline in (0.4, None):  # a pattern the outline model outlines; a stream recorded before outlines
+        scenery = Scenery()
+        scenery.filter(_frame(0.0, Detection("4E", 0.3, A, 0.5, (), table_outline),
+                              Detection("4E", 0.25, B, 0.5, (), 0.0)))
+        later = scenery.filter(_frame(5.0, Detection("4E", 0.28, A, 0.3, (), 0.9),
+                                      Detection("4E", 0.2, ELSEWHERE, 0.5, (), 0.9),
+                                      Detection("4E", 0.28, B, 0.3, (), 0.9),
+                                      Detection("4E", 0.5, ELSEWHERE, 0.5, (), 0.9)))
+        # one of the face's places was outlined (or not measured): the outline cannot tell a 4E from the table,
+        # anywhere; a 4E surer than the table ever was, away from its places, is a card as before
+        assert [(d.box, d.confidence) for d in later.detections] == [(ELSEWHERE, 0.5)]
+    scenery = Scenery(spare_outline=None)  # the setting off: as before
+    scenery.filter(_frame(0.0, Detection("4E", 0.3, A, 0.5, (), 0.0), Detection("4E", 0.25, B, 0.5, (), 0.0)))
+    assert scenery.filter(_frame(5.0, Detection("4E", 0.28, A, 0.3, (), 0.9))).detections == ()

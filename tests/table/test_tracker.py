@@ -3,10 +3,12 @@ through fusion and the real engine, with nobody confirming anything."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.table.fusion import FusionConfig
 from companion.table.observations import BACK, Detection, FrameDetections, Proposal
 from companion.table.replay import UNATTENDED
-from companion.table.tracker import TableTracker, TableView, TrackerConfig, closing_event
+from companion.table.tracker import OUTLINE_SCORE, TableTracker, TableView, TrackerConfig, closing_event
 from companion.table.zones import Calibration, Zones
 
 from .streams import events, run_stream
@@ -578,6 +580,87 @@ def test_a_back_no_card_outline_fits_is_the_cloth_not_a_covered_play():
     assert {"type": "play", "seat": 0, "covered": True} in [p.event for p in table.proposals]
 
 
+def _finder_squares(t: float, outline: float, presence: float = OUTLINE_SCORE, at: tuple[float, float] = (320, 400),
+                    cloth: bool = True) -> FrameDetections:
+    """From 0.5 s on (an empty table before it: the tracker's scenery learns nothing), a face at ``at`` (seat 0's
+    place) read as 4E at 0.15 and outlined at ``outline``, boxed with ``presence`` (OUTLINE_SCORE: by the outline
+    finders alone), and, with ``cloth``, a cloth square in seat 2's zone found the same way."""
+    if t < 0.5:
+        return FrameDetections(t, (), None, (640, 480))
+    found = ((at, outline), (CLOTH[0], 0.0)) if cloth else ((at, outline),)
+    return FrameDetections(t, tuple(Detection("4E", 0.15, (x - 30, y - 43, x + 30, y + 43), presence, (("1E", 0.1),), o)
+                                    for (x, y), o in found), None, (640, 480))
+
+
+def _faces_played(config: TrackerConfig, frames: Callable[[float], FrameDetections]) -> list[dict[str, object]]:
+    table = _FakeTable()
+    table.view = TableView(4, frozenset({"4E", "1E", "7H"}), False, True, 0, frozenset(), 0)
+    tracker = TableTracker(Zones(Calibration((320, 240), (320, 400), 4, (640, 480))), config)
+    for k in range(40):
+        tracker.update(frames(k / 10), lambda: table.view, table.submit)
+    plays = [p.event for p in table.proposals if p.event.get("card") and p.event.get("seat") == 0]
+    return [e for k, e in enumerate(plays) if e not in plays[:k]]  # (a weak card is proposed again while unanswered)
+
+
+def test_a_face_the_finders_alone_boxed_and_the_outline_model_does_not_outline_is_the_cloth():
+    """Found on a rendered Argentine session on a large pink-and-blue checked cloth (seed 585 s04-argentino-4p, 0 of 4
+    hands): the outline finders took its squares for card-shaped paper, no detector box behind them, the classifier
+    named them 4E or 1E at 0.13-0.24, and they went in as the first plays of every hand; the outline model outlined
+    them at 0.  Where a frame holds two such things at least (or backs no outline fits), they are dropped; a
+    finder's box the model outlines, or a detector's box, is a card."""
+    four = [{"type": "play", "seat": 0, "card": "4E"}]
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0)) == []
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.6)) == four
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, presence=0.45)) == four
+    # the bar is a setting: None keeps them
+    assert _faces_played(TrackerConfig(finder_outline=None), lambda t: _finder_squares(t, 0.0)) == four
+
+
+def test_a_square_of_the_cloth_alone_or_by_the_deck_is_the_cloth_too():
+    """Seed 554 s09-argentino-2p (1 of 4 hands): one square of a checked cloth, alone in its frames, found by the
+    finders, named 5E at 0.17 and outlined at 0, opened a hand nobody had dealt.  Seed 705 s09-argentino-6p: a
+    square by the deck, so found and named 4E at 0.32, went in as the first play of a hand.  A back alone so
+    outlined may be a card half under another (kept, see the next test); a face the finders alone boxed is not."""
+    four = [{"type": "play", "seat": 0, "card": "4E"}]
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, cloth=False)) == []
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.6, cloth=False)) == four
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, presence=0.45, cloth=False)) == four
+    by_deck = (300.0, 290.0)  # in the centre zone, where the deck's unoutlined backs are kept
+    assert _faces_played(TrackerConfig(finder_outline=None), lambda t: _finder_squares(t, 0.0, at=by_deck)) == four
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, at=by_deck)) == []
+
+
+def test_the_tracker_knows_the_finders_presence_the_vision_layer_gives():
+    """The tracker tells a finder-only box by its presence, which the vision layer sets (its OUTLINE_SCORE); the
+    tracker keeps its own copy so as not to import the vision layer."""
+    from companion.vision.settings import OUTLINE_SCORE as VISION_OUTLINE_SCORE
+
+    assert OUTLINE_SCORE == VISION_OUTLINE_SCORE
+
+
+def _boxed_twice(t: float, outlines: tuple[float | None, float | None]) -> FrameDetections:
+    """From 0.5 s on, seat 0's 2C boxed twice: read 2C at 0.34 (presence 0.47) and 3C at 0.23 (presence 0.50), the
+    boxes overlapping at IoU 0.65 (neither 80 % inside the other), outlined ``outlines``."""
+    if t < 0.5:
+        return FrameDetections(t, (), None, (640, 480))
+    return FrameDetections(t, (Detection("2C", 0.34, (295.0, 302.0, 369.0, 378.0), 0.47, (), outlines[0]),
+                               Detection("3C", 0.23, (300.0, 293.0, 376.0, 366.0), 0.5, (), outlines[1])),
+                           None, (640, 480))
+
+
+def test_one_card_boxed_twice_under_two_names_is_one_play_under_the_surer_name():
+    """Rendered seed 808 (a Mineiro hand for four): seat 0's 2C was boxed twice from the frame it was put down, and
+    the box seen a little more surely, named 3C, went in for seat 0; the 2C went in later for the next seat.  Two
+    cards overlapping that much cannot both be outlined whole: the boxes are one card, named as the surer name."""
+    assert _faces_played(TrackerConfig(), lambda t: _boxed_twice(t, (0.97, 0.97))) == [
+        {"type": "play", "seat": 0, "card": "2C"}]
+    # one outlined poorly (a card half under the other): two cards, as before, and so without outlines, or with
+    # the setting off
+    for outlines in ((0.97, 0.4), (None, None)):
+        assert _faces_played(TrackerConfig(), lambda t: _boxed_twice(t, outlines))[0]["card"] == "3C"
+    assert _faces_played(TrackerConfig(twice=None), lambda t: _boxed_twice(t, (0.97, 0.97)))[0]["card"] == "3C"
+
+
 def test_one_back_weakly_outlined_alone_is_still_a_covered_play():
     """Found on fresh seeds 480-495 (session 67): a real covered card half under another was outlined at 0.14,
     the only such back in its frames, and dropped; the play was missed (three hands lost so).  The cloth reads
@@ -1025,6 +1108,33 @@ def test_a_card_the_bare_table_is_read_as_is_scenery_not_a_play():
                                {"type": "play", "seat": 1, "card": "12E"}, {"type": "play", "seat": 2, "card": "1E"}]
     assert not session.fusion.alerts and not session.fusion.pending
     assert any("the table itself reads as 1E at 3 places" in e for e in session.tracker.events)
+
+
+def test_a_card_outlined_over_a_square_of_the_cloth_read_as_it_is_still_a_play():
+    """Rendered seed 531 (an Argentine session for six, on a small checked cloth): the bare table read 4E at three
+    places, every square outlined at 0; seat 0's real 4E, put down over one of them, was outlined 0.56 but named
+    only 0.28, no surer than the squares, and was dropped as the table.  Outlined where the cloth was not, it is
+    a card."""
+    from .streams import run_frames
+
+    def session(outline: float) -> list[dict[str, object]]:
+        pattern = [Detection("4E", conf, box, 0.5, (), 0.0) for conf, box in (
+            (0.3, (60.0, 360.0, 140.0, 440.0)), (0.25, (540.0, 40.0, 620.0, 120.0)), (0.25, (200.0, 30.0, 260.0, 116.0)))]
+        deck = Detection(BACK, 0.9, (330.0, 197.0, 390.0, 283.0), 0.9, (), 0.9)
+        plays = [(Detection("10O", 0.8, (290.0, 357.0, 350.0, 443.0), 0.9, (), 0.9), 1.0),
+                 (Detection("12E", 0.85, (449.0, 128.0, 510.0, 214.0), 0.9, (), 0.9), 2.5),
+                 (Detection("4E", 0.28, (202.0, 32.0, 262.0, 118.0), 0.3, (), outline), 4.0)]  # over a square
+        frames = []
+        for k in range(80):
+            t = round(k * 0.1, 1)
+            seen = pattern + ([deck] if t >= 0.5 else []) + [d for d, start in plays if start <= t]
+            frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+        return events(run_frames(frames, variant="argentino"))
+
+    two = [{"type": "hand", "dealer": 3}, {"type": "play", "seat": 0, "card": "10O"},
+           {"type": "play", "seat": 1, "card": "12E"}]
+    assert session(0.56) == [*two, {"type": "play", "seat": 2, "card": "4E"}]
+    assert session(0.0) == two  # outlined as the cloth is: the cloth
 
 
 def test_a_vira_first_boxed_as_a_back_where_the_deck_then_lies_beside_it_is_the_vira():
