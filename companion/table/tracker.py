@@ -130,14 +130,14 @@ class TrackerConfig:
     # for seconds is still a card; a fleeting weak box is not).  None: weak detections are ignored.
     weak_inside: float = 0.6  # a weak box with this share inside a surer box of the frame is dropped
     strong_inside: float = 0.8  # ... and any box with this share (a card boxed twice, not a trick pile)
-    # two faces of a frame boxed surely, overlapping this much (IoU), each outlined as a whole card at least this
-    # surely, are one card boxed twice: the one named less surely is dropped (see TableTracker._boxed_twice; None:
-    # both kept)
-    twice: tuple[float, float] | None = (0.6, 0.8)
     # ... unless the outline model fits the inner box as a whole card (Detection.outline at least the first) and
     # the surer box poorly (under the second): the surer box is then one around parts of several cards, the inner
     # box the card (see TableTracker._outlined_inside; None: dropped as before)
     inside_outline: tuple[float, float] | None = (0.6, 0.5)
+    # two faces of a frame boxed surely, overlapping this much (IoU), each outlined as a whole card at least this
+    # surely, are one card boxed twice: the one named less surely is dropped (see TableTracker._boxed_twice; None:
+    # both kept)
+    twice: tuple[float, float] | None = (0.6, 0.8)
     apply_confidence: float = 0.6  # below: proposal flagged low_confidence ...
     doubt_margin: float = 3.0  # ... and asked about when another possible reading has over 1/doubt_margin
     # of its support (else also flagged unrivalled: fusion applies it after FusionConfig.settle_timeout)
@@ -578,7 +578,7 @@ class TableTracker:
 
         The crowd is counted on the frame as read (``raw``, before the scenery's filter took the squares it
         learned: seed 585's first frame held three finder squares, two of them named alike and the scenery's,
-        and the third alone went in as a play)."""
+        and the third alone went in as a play).  ``back_outline`` None turns the whole filter off."""
         bar = self.config.back_outline
         if bar is None or self.zones is None:
             return frame
