@@ -594,8 +594,9 @@ class TableTracker:
             return d.outline is not None and d.outline < bar and not self._on_deck(d.box)
 
         crowd = sum(1 for d in (raw or frame).detections if cloth(d)) >= self.config.back_outline_crowd
-        # (one such back alone is a card weakly outlined, half under another: kept)
-        kept = tuple(d for d in frame.detections if not (unoutlined_face(d) or (crowd and cloth(d))))
+        # (one such back alone is a card weakly outlined, half under another: kept; such faces go whatever the crowd)
+        drop = cloth if crowd else unoutlined_face
+        kept = tuple(d for d in frame.detections if not drop(d))
         return frame if len(kept) == len(frame.detections) else replace(frame, detections=kept)
 
     def _ensure_zones(self, frame: FrameDetections) -> None:
