@@ -733,6 +733,7 @@ class TableTracker:
         self._expire_anchors(frame.t, current)
         self._check_cleared(frame, current, submit)
         self._turned_up(current)
+        self._vira_from_deck(frame.t, current, submit)
         cfg = self.config
         ready = [t for t in self.tracks if not t.decided and (
             (t.hits >= cfg.min_frames and (t.strong_hits or t.hits >= cfg.weak_frames))
@@ -844,9 +845,12 @@ class TableTracker:
         self._waiting = keep
         return changed
 
-    def _swap_vira(self, track: Track, label: str, now: float, current: TableView, submit: Submit) -> bool:
+    def _swap_vira(self, track: Track, label: str, now: float, current: TableView, submit: Submit,
+                   sureness: float | None = None) -> bool:
         """A face by the deck, named far more surely than the running hand's vira while that vira still
         settles, is the vira, and the card taken for it the deck: the vira is renamed in the log.
+        ``sureness``: how surely ``track`` is named ``label`` (None: its own :attr:`Track.sureness`, the
+        sureness of its label).
 
         Why: the deck read as a face alone for a few frames went in as the vira before the real vira,
         turned beside it a moment later, was ready (one-pip deck: QC at p 0.12, its vira AC at 0.4)."""
@@ -857,10 +861,12 @@ class TableTracker:
             if (key != "vira" or other is track or (prop.settled and not settling) or other.anchor is None
                     or other.anchor.kind != "vira" or other.anchor.hand != current.hand_number):
                 continue
-            if track.sureness < 2.0 * other.sureness:
+            if (track.sureness if sureness is None else sureness) < 2.0 * other.sureness:
                 return False
             old = other.anchor.label
             self._take_for_deck(other)
+            if track.label != label:  # a card taken for the deck, its back votes still the most
+                track.label_override = label
             self._anchor(track, "vira")
             self.events.append(f"{now:.2f}s {label} by the deck, named far more surely than the vira {old}: "
                                f"the vira, and {old} the deck")
@@ -876,6 +882,36 @@ class TableTracker:
                 self._waiting[k] = (track, prop, key)
             return True
         return False
+
+    def _vira_from_deck(self, now: float, current: TableView, submit: Submit) -> None:
+        """A card taken for the deck that now reads as a face, and has read so in its last ``min_frames``
+        frames or more, is the running hand's vira when it is named far more surely than that vira while the
+        vira still settles (:meth:`_swap_vira`); the vira is then the deck.
+
+        Why: at a deal the vira is often boxed as a back while it is turned, or together with the deck in
+        one box, and its track is taken for the deck; the deck, boxed on its own a moment later and read
+        as some face (a back the classifier never saw), goes in as the vira, decided before the real vira
+        reads as a face.  :meth:`_swap_vira` is asked by undecided cards only, so it never saw the real
+        vira, decided already (the deck).  Traced on the recorded one-pip Clean-28 streams: seed 537 (vira
+        JD boxed as a back four frames, then read JD at p 0.41, the deck read QC at 0.08 went in as the
+        vira) and seed 540 (the deck and 7H boxed as one back, then 7H at 0.62 and the deck QS at 0.11)."""
+        if not (current.in_hand and current.uses_vira):
+            return
+        for track in self.tracks:
+            anchor = track.anchor
+            if not (track.decided and anchor is not None and anchor.kind == "deck" and not track.missed
+                    and track.label_override is None):
+                continue
+            face = track.last_read
+            n = track.counts.get(face, 0)
+            recent = [d.label for _, d, _ in list(track.recent)[-self.config.min_frames:]]
+            if (face == BACK or n < self.config.min_frames or len(recent) < self.config.min_frames
+                    or any(label != face for label in recent)):
+                continue
+            self._view_hand, self._view_in_hand = current.hand_number, current.in_hand
+            if self._swap_vira(track, face, now, current, submit, sureness=track.named[face] / n):
+                self.anchors = [a for a in self.anchors if a is not anchor]
+                return
 
     def _not_the_vira(self, track: Track) -> None:
         """The table rejected ``track`` as the new hand's vira: it is taken for the deck (a back the

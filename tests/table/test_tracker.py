@@ -1354,6 +1354,37 @@ def test_a_face_by_the_deck_named_far_more_surely_than_the_vira_still_waiting_is
     assert any("AC by the deck, named far more surely than the vira AS" in e for e in table.tracker.events)
 
 
+def test_a_vira_taken_for_the_deck_while_it_was_turned_takes_the_place_of_the_deck_gone_in_as_the_vira():
+    """A rendered one-pip deal (seed 537): the vira JD was boxed as a back for its first four frames, so its
+    track was taken for the deck; the deck beside it, read QC at p 0.08 (a back the classifier never saw),
+    was decided in the same frame and went in as the vira.  From then on the card taken for the deck read
+    JD at p 0.4 in every frame, but a decided card was never compared with the vira again, and two hands
+    were lost.  A card taken for the deck that reads as a face in its last frames, named far more surely
+    than the vira still waiting, is the vira, and that vira the deck."""
+    table = _DealingTable(frozenset({"JD", "QC", "3S", "7D"}))
+    deck_box, vira_box = (329.0, 166.0, 379.0, 222.0), (255.0, 179.0, 326.0, 232.0)
+    for k in range(30):
+        vira = (Detection(BACK, 0.17, vira_box, 0.17) if k < 4
+                else Detection("JD", 0.25, vira_box, 0.6, (("JH", 0.05),)))
+        table.frame(k * 0.1, Detection("QC", 0.03, deck_box, 0.45, (("QS", 0.02),)), vira)
+    assert table.proposed("hand", "vira") == ["JD"] and table.proposed("play", "card") == []
+    assert any("JD by the deck, named far more surely than the vira QC" in e for e in table.tracker.events)
+
+
+def test_a_card_taken_for_the_deck_read_as_a_face_now_and_then_leaves_the_vira_alone():
+    """The other side of the test above: the deck, boxed as a back, read as a face in a frame here and there
+    (never in its last three frames in a row) is still the deck, whatever that face's probability; the
+    vira stays."""
+    table = _DealingTable(frozenset({"JD", "QC", "3S", "7D"}))
+    deck_box, vira_box = (329.0, 166.0, 379.0, 222.0), (255.0, 179.0, 326.0, 232.0)
+    for k in range(30):
+        deck = (Detection("QC", 0.55, deck_box, 0.6) if k % 3 == 2 and k > 8
+                else Detection(BACK, 0.6, deck_box, 0.9, (("QC", 0.01),)))
+        table.frame(k * 0.1, deck, *((Detection("JD", 0.1, vira_box, 0.25),) if k >= 4 else ()))
+    assert table.proposed("hand", "vira") == ["JD"]
+    assert not any("named far more surely" in e for e in table.tracker.events)
+
+
 def test_a_card_of_the_hand_just_ended_boxed_again_by_the_deck_opens_no_hand():
     """A Mineiro hand (no vira) is over, its cards still on the table.  A hand passes over seat 2's 5H,
     which lies within reach of the deck; boxed again, it is read KH.  Taken for the next hand's first
