@@ -424,7 +424,7 @@ class TableTracker:
         self._sweep_open: float | None = None  # _stale_since, until the next card seen says what the sweep was
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
-        self._gave_way = False  # a waiting proposal gave its reading to a twin this frame (_give_way)
+        self._gave_way = False  # a waiting proposal changed in place this frame (_give_way, _swap_vira)
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
@@ -880,6 +880,7 @@ class TableTracker:
                 prop.alternatives = _possible_readings(track, (BACK, label), current, still_free=old)[:3]
                 prop.reason = (prop.reason + "; " if prop.reason else "") + f"{label} by the deck, not {old}"
                 self._waiting[k] = (track, prop, key)
+                self._gave_way = True  # changed in place: what the table looks like is worked out anew
             return True
         return False
 

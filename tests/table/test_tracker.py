@@ -1371,6 +1371,31 @@ def test_a_vira_taken_for_the_deck_while_it_was_turned_takes_the_place_of_the_de
     assert any("JD by the deck, named far more surely than the vira QC" in e for e in table.tracker.events)
 
 
+def test_once_the_deck_gone_in_as_the_vira_gives_way_the_name_it_took_is_free_for_a_play():
+    """The test above through fusion (rendered seed 971, a six-player Clean-28 deal): the deck, read QC,
+    waited as the vira and gave way to the real vira JD; seat 2's QC put down a moment later was still
+    shown as "already out in this hand" (what the table looked like was not worked out anew after the
+    waiting vira was renamed in place), and every later card of the hand took the seat before its own."""
+    from .streams import run_frames
+
+    deck_box, vira_box = (329.0, 166.0, 379.0, 222.0), (255.0, 179.0, 326.0, 232.0)
+    frames = []
+    for k in range(50):
+        t = round(k * 0.1, 1)
+        seen = [Detection("QC", 0.03, deck_box, 0.45, (("QS", 0.02),))] if t >= 0.5 else []
+        if 0.5 <= t < 0.9:
+            seen.append(Detection(BACK, 0.17, vira_box, 0.17))
+        elif t >= 0.9:
+            seen.append(Detection("JD", 0.25, vira_box, 0.6, (("JH", 0.2),)))  # JH a rival: it waits
+        if t >= 1.3:  # while the renamed vira still waits
+            seen.append(Detection("QC", 0.6, (290.0, 330.0, 350.0, 420.0), 0.7, (("QS", 0.05),)))
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="clean-28")
+    assert events(session) == [{"type": "hand", "dealer": 3, "vira": "JD"},
+                               {"type": "play", "seat": 0, "card": "QC"}]
+    assert not session.fusion.alerts
+
+
 def test_a_card_taken_for_the_deck_read_as_a_face_now_and_then_leaves_the_vira_alone():
     """The other side of the test above: the deck, boxed as a back, read as a face in a frame here and there
     (never in its last three frames in a row) is still the deck, whatever that face's probability; the
