@@ -116,6 +116,7 @@ class TableView:
 # seconds was lost and shifted every later seat.  Tracking down to 0.15 (weak-only cards after 8
 # frames) raised hands scored right from 68 % to 77 %; 0.1 and 0.12 gave 68-73 %, 0.2 and 0.25 72-77 %.
 WEAK_CONFIDENCE = 0.15
+FACE_DOWN_REASON = "read as face down, which the rules forbid now"  # (see _read_face_down)
 RECENT_FRAMES = 40  # detections a track keeps (see Track.recent): 4 s at the table's 10 frames a second
 
 
@@ -384,6 +385,15 @@ def _out_of_turn(zone: int | None, current: TableView) -> bool:
 def _settling(prop: Proposal, now: float) -> bool:
     """``prop`` is in the log already and still settles (see Fusion.settling): its card may be renamed there."""
     return prop.settled and prop.open_until is not None and now <= prop.open_until
+
+
+def _read_face_down(track: Track) -> bool:
+    """``track`` went in as a face though it was boxed as a back, a face-down card being forbidden there (see
+    TableTracker._decide): its confidence is its face's support as a runner-up, far under any box's, so it
+    is never the "surer" of two boxes by confidence.  Why: seat 0's 3H, put down, was boxed as a back over its
+    lower half and as a 2H at 0.04 over its upper half in the same frame (rendered seed 1019); the back went in
+    as 3H at 0.01, the 2H, "surer", went in as seat 0's next play, and every later card took the wrong seat."""
+    return track.label_override is not None and track.relabel_reason.startswith(FACE_DOWN_REASON)
 
 
 def _vote_share(track: Track, label: str) -> float:
@@ -1357,7 +1367,7 @@ class TableTracker:
             if faces:
                 label = track.label_override = faces[0]
                 conf = min(track.confidence, 0.5)
-                track.relabel_reason = f"read as face down, which the rules forbid now; next best reading {label}"
+                track.relabel_reason = f"{FACE_DOWN_REASON}; next best reading {label}"
         if label == BACK:
             if zone == CENTRE or zone is None and not current.in_hand:
                 self._anchor(track, "deck")
@@ -1600,8 +1610,8 @@ class TableTracker:
             return None
         return next((other for other in self.tracks
                      if other is not track and other.proposed_play and other.first_t == track.first_t
-                     and other.confidence > track.confidence and iou(other.box, track.box) > 0.0
-                     and self._zone(other.box) == zone), None)
+                     and (other.confidence > track.confidence or _read_face_down(other))
+                     and iou(other.box, track.box) > 0.0 and self._zone(other.box) == zone), None)
 
     def _surer_vira(self, track: Track, current: TableView) -> bool:
         """Another face-up card by the deck, not yet decided, is read more surely than ``track``.

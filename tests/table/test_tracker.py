@@ -1396,6 +1396,30 @@ def test_once_the_deck_gone_in_as_the_vira_gives_way_the_name_it_took_is_free_fo
     assert not session.fusion.alerts
 
 
+def test_a_card_boxed_as_a_back_and_as_a_weak_face_in_one_frame_is_one_play_of_its_seat():
+    """A rendered Clean-28 hand (seed 1019): seat 0's 3H, put down, was boxed in the same frame as a back
+    over its lower half (0.29; the 3H its best face) and as a 2H at 0.04 over its upper half, both outlined
+    as one card.  The back went in as 3H (a card face down is forbidden there) with the confidence of a
+    runner-up, 0.01, so the 2H counted as the surer box and went in too, as seat 0's next play.  A card
+    that went in from a back read as face down is never the less sure of two such boxes."""
+    from .streams import run_frames
+
+    deck = Detection(BACK, 0.6, (330.0, 196.0, 390.0, 280.0), 0.6)
+    vira = Detection("7S", 0.7, (250.0, 200.0, 325.0, 262.0), 0.8)
+    lower = Detection(BACK, 0.29, (329.0, 324.0, 393.0, 382.0), 0.29, (("3H", 0.011), ("AH", 0.010)), 0.9)
+    upper = Detection("2H", 0.043, (340.0, 301.0, 397.0, 343.0), 0.28, (("QH", 0.040), ("7H", 0.037)), 0.9)
+    seat_1 = Detection("KD", 0.7, (470.0, 200.0, 540.0, 280.0), 0.8)
+    frames = []
+    for k in range(90):
+        t = round(k * 0.1, 1)
+        seen = ([deck, vira] if t >= 0.5 else []) + ([lower, upper] if t >= 2.0 else []) + ([seat_1] if t >= 5.0 else [])
+        frames.append(FrameDetections(t, tuple(seen), None, (640, 480)))
+    session = run_frames(frames, variant="clean-28")
+    assert events(session) == [{"type": "hand", "dealer": 3, "vira": "7S"}, {"type": "play", "seat": 0, "card": "3H"},
+                               {"type": "play", "seat": 1, "card": "KD"}]
+    assert [a.flags[0] for a in session.fusion.alerts] == ["twin_box"]
+
+
 def test_a_card_taken_for_the_deck_read_as_a_face_now_and_then_leaves_the_vira_alone():
     """The other side of the test above: the deck, boxed as a back, read as a face in a frame here and there
     (never in its last three frames in a row) is still the deck, whatever that face's probability; the
