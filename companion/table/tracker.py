@@ -228,6 +228,9 @@ class TrackerConfig:
     # opened a hand nobody dealt (seed 554 s09-argentino-2p, 1 of 4); one by the deck went in as the first play of
     # a hand (seed 705 s09-argentino-6p; session 71)
     finder_outline: float | None = 0.05
+    # a face box flagged a second box of a play that went in from a back read as face down names that play when it
+    # is named at least this surely (Track.sureness; see TableTracker._name_back_play; None: never)
+    face_over_back: float | None = 0.2
 
 
 def inside_share(a: Box, b: Box) -> float:
@@ -266,6 +269,7 @@ class Track:
     decided_counts: dict[str, int] | None = None  # its counts when it was decided a play (see _late_reread)
     early_readings: frozenset[str] = frozenset()  # every reading it had by then
     twin_of: "Track | None" = None  # the play this track was flagged a second box of (see _twin_outlasts)
+    named_by_face: float = 0.0  # the sureness of the face box that named this back's play (_name_back_play)
     named: dict[str, float] = field(default_factory=dict)  # best reading -> summed naming probability (sureness)
     last_read: str = ""  # its latest frame's best reading ...
     read_since: float = 0.0  # ... read so in every frame since this time (see TableTracker._part_of_unseen_play)
@@ -434,7 +438,7 @@ class TableTracker:
         self._sweep_open: float | None = None  # _stale_since, until the next card seen says what the sweep was
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
-        self._gave_way = False  # a waiting proposal changed in place this frame (_give_way, _swap_vira)
+        self._gave_way = False  # a waiting proposal changed in place this frame (_give_way, _swap_vira, _name_back_play)
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
@@ -1477,6 +1481,7 @@ class TableTracker:
             return
         twin = self._same_moment_twin(track, zone)
         if twin is not None:
+            self._name_back_play(twin, track, label, now, submit)
             self._anchor(track, "flagged")
             track.twin_of = twin
             track.note_decided()
@@ -1612,6 +1617,44 @@ class TableTracker:
                      if other is not track and other.proposed_play and other.first_t == track.first_t
                      and (other.confidence > track.confidence or _read_face_down(other))
                      and iou(other.box, track.box) > 0.0 and self._zone(other.box) == zone), None)
+
+    def _name_back_play(self, play: Track, face: Track, label: str, now: float, submit: Submit) -> None:
+        """``face``, a face box flagged a second box of ``play``, a play that went in from a back read as face
+        down, names that play ``label`` when it is named at ``TrackerConfig.face_over_back`` or more, and more
+        surely than any face that named the play before, while the play still waits or settles: one card
+        boxed twice as it was put down is one play, named by the box that read its face.
+
+        Why: the back's name is the detector's runner-up face for a box it took for a back (p 0.01), the
+        face box's the classifier's best.  Traced on rendered Clean-28 hands: seat 5's 7H boxed as a back
+        (AH) and as 7H at 0.59 (seed 502), seat 0's 7H as a back (2H) and as 7H at 0.23 (seed 988), seat
+        3's 2H as a back (JH) and as 7H at 0.35 and 2H at 0.63 (seed 1010); and under the bar, seat 0's 3H
+        as a back (3H, right) and as 2H at 0.15 (seed 1019)."""
+        bar = self.config.face_over_back
+        if bar is None or not _read_face_down(play) or label == play.label:
+            return
+        sure = face.sureness
+        if sure < max(bar, play.named_by_face):
+            return
+        for k, (other, prop, key) in enumerate(self._waiting):
+            if other is not play or key != "card" or (prop.settled and prop.open_until is None):
+                continue
+            old = prop.event.get(key)
+            play.named_by_face = sure
+            play.label_override = label
+            play.relabel_reason = f"{FACE_DOWN_REASON}; named {label} by a face boxed with it"
+            if play.anchor is not None:
+                play.anchor.label = label
+            self.events.append(f"{now:.2f}s {old}, boxed as a back, is {label} read on its face box: renamed")
+            if prop.settled:  # in the log already: fusion renames it there
+                prop.open_until = None
+                prop.event[key] = label
+                self._submit_rename(play, old, label, now, submit, f"{old} boxed as a back and as {label}")
+            else:
+                prop.event[key] = label
+                prop.alternatives = [old] + [a for a in prop.alternatives if a not in (old, label)][:2]
+                prop.reason = (prop.reason + "; " if prop.reason else "") + f"named {label} by a face boxed with it"
+                self._gave_way = True  # changed in place: what the table looks like is worked out anew
+            return
 
     def _surer_vira(self, track: Track, current: TableView) -> bool:
         """Another face-up card by the deck, not yet decided, is read more surely than ``track``.
