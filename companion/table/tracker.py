@@ -229,8 +229,10 @@ class TrackerConfig:
     # a hand (seed 705 s09-argentino-6p; session 71)
     finder_outline: float | None = 0.05
     # a face box flagged a second box of a play that went in from a back read as face down names that play when it
-    # is named at least this surely (Track.sureness; see TableTracker._name_back_play; None: never)
-    face_over_back: float | None = 0.2
+    # is named at least this surely (Track.sureness; see TableTracker._name_back_play; None: never).  Development
+    # (bench/evaluation-history.md, session 73): 0.2 renamed seed 484's JH as AH (named at 0.235; both wrong, the
+    # card a 7H) and the hand was lost; the faces named right were named at 0.59 and 0.63, the wrong ones at 0.15-0.35
+    face_over_back: float | None = 0.3
 
 
 def inside_share(a: Box, b: Box) -> float:
@@ -1626,9 +1628,9 @@ class TableTracker:
 
         Why: the back's name is the detector's runner-up face for a box it took for a back (p 0.01), the
         face box's the classifier's best.  Traced on rendered Clean-28 hands: seat 5's 7H boxed as a back
-        (AH) and as 7H at 0.59 (seed 502), seat 0's 7H as a back (2H) and as 7H at 0.23 (seed 988), seat
-        3's 2H as a back (JH) and as 7H at 0.35 and 2H at 0.63 (seed 1010); and under the bar, seat 0's 3H
-        as a back (3H, right) and as 2H at 0.15 (seed 1019)."""
+        (AH) and as 7H at 0.59 (seed 502), seat 3's 2H as a back (JH) and as 7H at 0.35 and 2H at 0.63 (seed
+        1010); under the bar, seat 0's 3H as a back (3H, right) and as 2H at 0.15 (seed 1019), seat 3's 7H as
+        a back (JH) and as AH at 0.235 (seed 484), seat 0's 7H as a back (2H) and as 7H at 0.23 (seed 988)."""
         bar = self.config.face_over_back
         if bar is None or not _read_face_down(play) or label == play.label:
             return
