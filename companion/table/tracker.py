@@ -440,7 +440,7 @@ class TableTracker:
         self._sweep_open: float | None = None  # _stale_since, until the next card seen says what the sweep was
         self._cleared_hand: int | None = None  # a hand the table stayed empty during (cleared_seconds)
         self._waiting: list[tuple[Track, Proposal, str]] = []  # doubtful card proposals still unanswered
-        self._gave_way = False  # a waiting proposal changed in place this frame (_give_way, _swap_vira, _name_back_play)
+        self._gave_way = False  # a waiting proposal changed in place this frame (_give_way, _swap_vira, ...)
         self._last_hand_number: int | None = None
         self._hand_live = False
         self._finished_seen = 0.0
@@ -1637,9 +1637,9 @@ class TableTracker:
         sure = face.sureness
         if sure < max(bar, play.named_by_face):
             return
-        for k, (other, prop, key) in enumerate(self._waiting):
-            if other is not play or key != "card" or (prop.settled and prop.open_until is None):
-                continue
+        for other, prop, key in self._waiting:
+            if other is not play or key != "card" or (prop.settled and not _settling(prop, now)):
+                continue  # (applied for good: what is in the log stays)
             old = prop.event.get(key)
             play.named_by_face = sure
             play.label_override = label
