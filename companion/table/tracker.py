@@ -357,8 +357,12 @@ class Track:
         (median over the held-out one-pip deck's deals; its vira 0.46), and a vira read otherwise in its
         first frames (3C, then 3S; JD, then KS) had its confidence cut by its share: the deck, read QC
         alone, looked the surer face and became the vira."""
-        n = self.counts.get(self.label, 0)
-        return self.named.get(self.label, 0.0) / n if n else 0.0
+        return self.sureness_of(self.label)
+
+    def sureness_of(self, label: str) -> float:
+        """How surely the card is named ``label`` over the frames that read it so (see :attr:`sureness`)."""
+        n = self.counts.get(label, 0)
+        return self.named.get(label, 0.0) / n if n else 0.0
 
     @property
     def share(self) -> float:
@@ -926,7 +930,7 @@ class TableTracker:
                     or any(label != face for label in recent)):
                 continue
             self._view_hand, self._view_in_hand = current.hand_number, current.in_hand
-            if self._swap_vira(track, face, now, current, submit, sureness=track.named[face] / n):
+            if self._swap_vira(track, face, now, current, submit, sureness=track.sureness_of(face)):
                 self.anchors = [a for a in self.anchors if a is not anchor]
                 return
 
