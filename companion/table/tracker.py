@@ -266,6 +266,7 @@ class Track:
     strong_hits: int = 0  # detections at or above TrackerConfig.min_detection_confidence
     label_override: str | None = None  # a decision on the runner-up reading (see TableTracker._decide)
     relabel_reason: str = ""
+    read_face_down: bool = False  # label_override is the face of a back, face down being forbidden (relabel)
     gave_way: str | None = None  # a reading this card gave up to a twin in its seat's zone (_give_way)
     proposed_play: bool = False  # this track itself was proposed as a play (not matched to an earlier card)
     decided_counts: dict[str, int] | None = None  # its counts when it was decided a play (see _late_reread)
@@ -296,6 +297,13 @@ class Track:
         self.named[det.label] = self.named.get(det.label, 0.0) + det.confidence / max(det.seen, 1e-6)
         for label, conf in det.alternatives:
             self.alt_votes[label] = self.alt_votes.get(label, 0.0) + conf
+
+    def relabel(self, label: str, reason: str, face_down: bool = False) -> None:
+        """Decide on ``label`` over the track's own best reading, saying why.  ``face_down``: the track was
+        boxed as a back where the rules forbid a face-down card, so it stands for a face (see
+        :func:`_read_face_down`).  Why one method: the three always change together, and the tracker
+        used to tell a face-down reading by the text of its reason."""
+        self.label_override, self.relabel_reason, self.read_face_down = label, reason, face_down
 
     def forget(self, moved: list[tuple[float, Detection, bool]]) -> None:
         """Take back detections :meth:`add` counted (they were another card's): its tallies as if
@@ -403,7 +411,7 @@ def _read_face_down(track: Track) -> bool:
     is never the "surer" of two boxes by confidence.  Why: seat 0's 3H, put down, was boxed as a back over its
     lower half and as a 2H at 0.04 over its upper half in the same frame (rendered seed 1019); the back went in
     as 3H at 0.01, the 2H, "surer", went in as seat 0's next play, and every later card took the wrong seat."""
-    return track.label_override is not None and track.relabel_reason.startswith(FACE_DOWN_REASON)
+    return track.label_override is not None and track.read_face_down
 
 
 def _vote_share(track: Track, label: str) -> float:
@@ -1375,9 +1383,9 @@ class TableTracker:
                 show(faces[0], "ghost", "a back where no card may be face down, out of turn, with no face read in it")
                 return
             if faces:
-                label = track.label_override = faces[0]
+                label = faces[0]
                 conf = min(track.confidence, 0.5)
-                track.relabel_reason = f"{FACE_DOWN_REASON}; next best reading {label}"
+                track.relabel(label, f"{FACE_DOWN_REASON}; next best reading {label}", face_down=True)
         if label == BACK:
             if zone == CENTRE or zone is None and not current.in_hand:
                 self._anchor(track, "deck")
@@ -1417,9 +1425,9 @@ class TableTracker:
                     and (label not in current.deck or twin)):
                 why = "not in this variant's deck" if label not in current.deck else "already out in this hand"
                 first_reading = label
-                label = track.label_override = others[0]
+                label = others[0]
                 conf = min(conf, 0.5)
-                track.relabel_reason = f"read as {first_reading} ({why}); next best reading {label}"
+                track.relabel(label, f"read as {first_reading} ({why}); next best reading {label}")
         if label not in current.deck:
             show(label, "not_in_deck", f"{label} is not in this variant's deck")
             return
@@ -1507,8 +1515,7 @@ class TableTracker:
         twin, name = retake
         fallback = _possible_readings(track, (label, BACK), current)
         old = twin.anchor.label if twin.anchor is not None else label
-        twin.label_override = name
-        twin.relabel_reason = f"read as {old}, which another card read so more surely took; next best reading {name}"
+        twin.relabel(name, f"read as {old}, which another card read so more surely took; next best reading {name}")
         if twin.anchor is not None:
             twin.anchor.label = name
         self.events.append(f"{track.first_t:.2f}s {label} read surely: the card that went in as {label} "
@@ -1646,8 +1653,7 @@ class TableTracker:
                 continue  # (applied for good: what is in the log stays)
             old = prop.event.get(key)
             play.named_by_face = sure
-            play.label_override = label
-            play.relabel_reason = f"{FACE_DOWN_REASON}; named {label} by a face boxed with it"
+            play.relabel(label, f"{FACE_DOWN_REASON}; named {label} by a face boxed with it", face_down=True)
             if play.anchor is not None:
                 play.anchor.label = label
             self.events.append(f"{now:.2f}s {old}, boxed as a back, is {label} read on its face box: renamed")
