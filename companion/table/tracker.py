@@ -1384,8 +1384,8 @@ class TableTracker:
                 return
             if faces:
                 label = faces[0]
-                conf = min(track.confidence, 0.5)
                 track.relabel(label, f"{FACE_DOWN_REASON}; next best reading {label}", face_down=True)
+                conf = min(track.confidence, 0.5)  # (the runner-up's: confidence reads the override)
         if label == BACK:
             if zone == CENTRE or zone is None and not current.in_hand:
                 self._anchor(track, "deck")

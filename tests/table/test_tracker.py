@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from companion.table.fusion import FusionConfig
 from companion.table.observations import BACK, Detection, FrameDetections, Proposal
 from companion.table.replay import UNATTENDED
@@ -536,6 +538,8 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
     (p,) = table.proposals
     assert p.event == {"type": "play", "seat": 0, "card": "AS"}
     assert p.flags[0] == "reread" and "face down" in p.reason and p.blocking  # asked about, never applied silently
+    # at the face's own confidence (its runner-up support a frame), not the back's 0.5: the surer box of two wins
+    assert p.confidence == pytest.approx(0.2)
     # where a face-down card may be played, the same back is a covered play
     table.proposals.clear()
     table.view = TableView(4, frozenset({"4C", "AS", "7H"}), False, True, 0, frozenset(), 0, face_down_ok=True)
