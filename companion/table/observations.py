@@ -17,6 +17,13 @@ from typing import Any
 from companion.boxes import Box
 
 BACK = "back"  # label of a face-down card (the deck, or a covered play)
+# What boxed a card (Detection.found_by): the detector, or a card outline no detector box covered (the outline
+# finders', or the outline model's: companion.vision.detector.CardDetector.find_boxes)
+DETECTOR = "detector"
+OUTLINE = "outline"
+# Streams recorded before session 76 carry no ``found_by``: an outline's box was told by this presence alone (the
+# vision layer's OUTLINE_SCORE then), and a stream read without the key is read so
+LEGACY_OUTLINE_PRESENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,9 @@ class Detection:
     ``outline``: how surely the outline model outlines a card in that box (0.0: no outline fits it; None:
     not measured, as in streams recorded before session 67).  A back nothing outlines, away from the deck,
     is the cloth, not a card (:attr:`companion.table.tracker.TrackerConfig.back_outline`).
+    ``found_by``: ``DETECTOR``, or ``OUTLINE`` for a box no detector box covered, boxed by a card outline
+    alone: such a face the outline model does not outline is a square of the cloth
+    (:attr:`companion.table.tracker.TrackerConfig.finder_outline`).
     """
 
     label: str
@@ -40,6 +50,11 @@ class Detection:
     presence: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
     outline: float | None = None
+    found_by: str = DETECTOR
+
+    def __post_init__(self) -> None:
+        if self.found_by not in (DETECTOR, OUTLINE):
+            raise ValueError(f"a detection is found by {DETECTOR!r} or {OUTLINE!r}, got {self.found_by!r}")
 
     @property
     def seen(self) -> float:
@@ -71,6 +86,8 @@ class Detection:
             out["alternatives"] = [[k, round(float(c), 7)] for k, c in self.alternatives]
         if self.outline is not None:
             out["outline"] = round(float(self.outline), 7)
+        if self.found_by != DETECTOR or out.get("presence") == LEGACY_OUTLINE_PRESENCE:
+            out["found_by"] = self.found_by  # (written where a reader of old streams would guess it wrong)
         return out
 
     @classmethod
@@ -81,9 +98,12 @@ class Detection:
         presence = data.get("presence")
         alternatives = tuple((str(k), float(c)) for k, c in data.get("alternatives", ()))
         outline = data.get("outline")
+        found_by = data.get("found_by")
+        if found_by is None:  # a stream recorded before session 76 (or a detector box: the key is left out)
+            found_by = OUTLINE if presence is not None and float(presence) == LEGACY_OUTLINE_PRESENCE else DETECTOR
         return cls(str(data["label"]), float(data["confidence"]), box,  # type: ignore[arg-type]
                    None if presence is None else float(presence), alternatives,
-                   None if outline is None else float(outline))
+                   None if outline is None else float(outline), str(found_by))
 
 
 @dataclass(frozen=True)
@@ -291,8 +311,11 @@ def read_stream(path: str | Path) -> tuple[dict[str, Any], list[FrameDetections]
             raise ValueError(f"{path}:{lineno}: not JSON: {err}") from None
         if "stream" in data:
             header = data["stream"]
-        else:
+            continue
+        try:
             frames.append(FrameDetections.from_dict(data))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{path}:{lineno}: not a frame of detections: {err!r}") from None
     return header, frames
 
 

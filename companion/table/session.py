@@ -28,7 +28,7 @@ import numpy as np
 
 from companion.table.engine_view import TableLog
 from companion.table.fusion import Fusion, FusionConfig
-from companion.table.observations import Detection, FrameDetections, VoiceObservation
+from companion.table.observations import DETECTOR, Detection, FrameDetections, VoiceObservation
 from companion.table.tracker import WEAK_CONFIDENCE, TableTracker, TrackerConfig
 from companion.table.zones import Zones
 
@@ -101,7 +101,7 @@ def table_detector_options(conf: float | None = None, outline_model: bool | None
 def adapt_detections(raw: Any) -> tuple[Detection, ...]:
     """The vision layer's detections (objects with ``card``/``label``,
     ``confidence``, ``box``, and optionally ``detector_confidence``/``presence``,
-    ``alternatives`` and ``outline``, or dicts) as tracker detections."""
+    ``alternatives``, ``outline`` and ``found_by``, or dicts) as tracker detections."""
     out = []
     for d in raw or ():
         get = d.get if isinstance(d, dict) else (lambda k, default=None, _d=d: getattr(_d, k, default))
@@ -115,7 +115,7 @@ def adapt_detections(raw: Any) -> tuple[Detection, ...]:
         outline = get("outline")
         out.append(Detection(str(label), float(conf), tuple(float(v) for v in box),  # type: ignore[arg-type]
                              None if presence is None else float(presence), alternatives,
-                             None if outline is None else float(outline)))
+                             None if outline is None else float(outline), str(get("found_by") or DETECTOR)))
     return tuple(out)
 
 

@@ -71,14 +71,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.boxes import Box, box_intersection, iou
-from companion.table.observations import BACK, Detection, FrameDetections, Proposal
+from companion.table.observations import BACK, OUTLINE, Detection, FrameDetections, Proposal
 from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
-
-# The presence the vision layer gives a box its outline finders found and no detector box covered
-# (companion.vision.settings.OUTLINE_SCORE; kept here so the tracker needs no vision import, and a test holds them
-# equal)
-OUTLINE_SCORE = 0.5
 
 
 @dataclass(frozen=True)
@@ -220,7 +215,7 @@ class TrackerConfig:
     # covered card outlined under 0.25 in frames where it was the only such back (bench/evaluation-history.md,
     # session 67)
     back_outline_crowd: int = 2
-    # a face boxed by the outline finders alone (``Detection.presence`` == ``OUTLINE_SCORE``: no detector box behind
+    # a face boxed by the outline finders alone (``Detection.found_by`` ``OUTLINE``: no detector box behind
     # it) that the outline model outlines under this is the cloth, wherever it lies and even alone in its frame; it
     # counts in the crowd above (None: kept).  Why: checked cloths' squares are found as card-shaped paper by the
     # finders and named at 0.1-0.3, the outline model outlining them at 0.  A large pink-and-blue one's went in as
@@ -301,9 +296,22 @@ class Track:
     def relabel(self, label: str, reason: str, face_down: bool = False) -> None:
         """Decide on ``label`` over the track's own best reading, saying why.  ``face_down``: the track was
         boxed as a back where the rules forbid a face-down card, so it stands for a face (see
-        :func:`_read_face_down`).  Why one method: the three always change together, and the tracker
-        used to tell a face-down reading by the text of its reason."""
+        :func:`_read_face_down`).  Why one method: the three are one decision, and the tracker used to tell a
+        face-down reading by the text of its reason.  The name alone changes by :meth:`rename` and
+        :meth:`set_label`; nothing else writes these fields."""
         self.label_override, self.relabel_reason, self.read_face_down = label, reason, face_down
+
+    def rename(self, label: str) -> None:
+        """The same decision under another name (read again while it settled, or given way to a twin): why it
+        was made and whether the track stands for a back's face stay as :meth:`relabel` set them."""
+        self.label_override = label
+
+    def set_label(self, label: str | None) -> None:
+        """A name that is no decision on the track's readings (the deck's back, the vira by the deck), or none
+        (its own best reading again): it no longer stands for a back's face.  Why a method: ``read_face_down``
+        was once left set when the name was changed by hand, and the deck, taken from a back read as face down,
+        counted as a play's surer twin (:meth:`TableTracker._same_moment_twin`)."""
+        self.label_override, self.read_face_down = label, False
 
     def forget(self, moved: list[tuple[float, Detection, bool]]) -> None:
         """Take back detections :meth:`add` counted (they were another card's): its tallies as if
@@ -614,7 +622,7 @@ class TableTracker:
 
         def unoutlined_face(d: Detection) -> bool:
             return (finder is not None and d.label != BACK and d.outline is not None and d.outline < finder
-                    and d.presence == OUTLINE_SCORE)
+                    and d.found_by == OUTLINE)
 
         def cloth(d: Detection) -> bool:
             if d.label != BACK:
@@ -860,7 +868,7 @@ class TableTracker:
                 current = None
                 continue
             prop.event[key] = best
-            track.label_override = None
+            track.set_label(None)
             if track.anchor is not None:
                 track.anchor.label = best
             prop.confidence = track.confidence
@@ -894,7 +902,7 @@ class TableTracker:
             old = other.anchor.label
             self._take_for_deck(other)
             if track.label != label:  # a card taken for the deck, its back votes still the most
-                track.label_override = label
+                track.set_label(label)
             self._anchor(track, "vira")
             self.events.append(f"{now:.2f}s {label} by the deck, named far more surely than the vira {old}: "
                                f"the vira, and {old} the deck")
@@ -963,13 +971,14 @@ class TableTracker:
             if other is not track and anchor is not None and anchor.hand == hand and anchor.kind in (
                     "play", "covered", "flagged"):
                 self.anchors = [a for a in self.anchors if a is not anchor]
-                other.anchor, other.decided, other.label_override = None, False, None
+                other.anchor, other.decided = None, False
+                other.set_label(None)
 
     @staticmethod
     def _take_for_deck(track: Track) -> None:
         """``track``, decided a face, is the deck from now on: a back, whatever it is read as."""
         assert track.anchor is not None
-        track.label_override = BACK
+        track.set_label(BACK)
         track.anchor.kind, track.anchor.label = "deck", BACK
 
     def _moved_on(self, now: float) -> None:
@@ -1111,7 +1120,7 @@ class TableTracker:
     def _ask_rename(self, track: Track, old: str, best: str, now: float, submit: Submit, why: str) -> None:
         """Ask fusion to rename ``old``, a card of the running hand in the log, ``best``
         (``{"type": "rename"}``, see Fusion._rename); the tracker's own record of it takes the new name."""
-        track.label_override = best
+        track.rename(best)
         if track.anchor is not None:
             track.anchor.label = best
         self._submit_rename(track, old, best, now, submit, why)
@@ -1550,7 +1559,8 @@ class TableTracker:
             others = _possible_readings(twin, (BACK, label), current)
             if not others:
                 return False
-            prop.event["card"] = twin.label_override = others[0]
+            prop.event["card"] = others[0]
+            twin.rename(others[0])
             twin.gave_way = label
             if twin.anchor is not None:
                 twin.anchor.label = others[0]

@@ -53,10 +53,10 @@ from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
                                        DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_MAX,
-                                       FAINT_MIN_PROB, HIDDEN_MODE, HIDDEN_MODES, ONE_WINDOW, OUTLINE_CLASS,
-                                       OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR,
-                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, SUIT_CORNER_WEIGHT,
-                                       TABLE_CONF, WHOLE_RANK_SURE, ZOOM_SMALL)
+                                       FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
+                                       ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
+                                       PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
+                                       SUIT_CORNER_WEIGHT, TABLE_CONF, WHOLE_RANK_SURE, ZOOM_SMALL)
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -125,6 +125,9 @@ class Detection:
     a chequered cloth's phantom backs had no outline in 391 of 423 sampled detections, a normal session's
     backs one in 50, and 43 at 0.5 or more), so the table can tell a back from the cloth
     (:mod:`companion.table.tracker`).
+    ``found_by``: "detector", or "outline" for a card outline no detector box covered (the outline finders',
+    or the outline model's: :meth:`CardDetector.find_boxes`), and for the cards a row cut from such a box: the
+    table drops such a face where the outline model outlines no card (a checked cloth's squares, session 70).
     """
 
     card: str
@@ -134,6 +137,7 @@ class Detection:
     detector_confidence: float = 1.0
     alternatives: tuple[tuple[str, float], ...] = ()
     outline: float | None = None
+    found_by: str = FOUND_BY_DETECTOR
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
@@ -1105,7 +1109,7 @@ class CardDetector:
                 (name, p), alts = self._ranked(probs[i], score)
                 if name in names:
                     continue
-                out.append(Detection(name, score * p, tried[i][1].strip, p, score, alts))
+                out.append(Detection(name, score * p, tried[i][1].strip, p, score, alts, found_by=d.found_by))
                 names.add(name)
         return out
 
@@ -1153,9 +1157,9 @@ class CardDetector:
             cut, score = cuts[mine[pick]], d.detector_confidence
             (name, prob), others = end_reads[cut.end][0], end_reads[cut.end][1:]
             parts = [Detection(name, score * prob, cut.end, prob, score,
-                               tuple((n, score * p) for n, p in others[:3] if n != "back"))]
+                               tuple((n, score * p) for n, p in others[:3] if n != "back"), found_by=d.found_by)]
             for box, ((n, p), alts) in zip(cut.strips, reads[(k, mine[pick])]):
-                parts.append(Detection(n, score * p, box, p, score, alts))
+                parts.append(Detection(n, score * p, box, p, score, alts, found_by=d.found_by))
             out.append(parts)
         return out
 
@@ -1181,6 +1185,7 @@ class CardDetector:
             named.add(int(i))
             box = tuple(float(v) for v in boxes[i])
             said_back = classes[i] == BACK_CLASS
+            by = FOUND_BY_OUTLINE if classes[i] == OUTLINE_CLASS else FOUND_BY_DETECTOR
             (name, prob), others = readings[k][0], readings[k][1:]
             faces = [(n, p) for n, p in readings[k] if n != "back"]
             # a back keeps the classifier's face readings as runners-up: where the rules forbid a
@@ -1189,7 +1194,8 @@ class CardDetector:
             if (name == "back") != said_back and prob < self.overrule:
                 # the classifier contradicts the detector's face/back call without being sure: keep the call
                 if said_back or not faces:
-                    result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i]), face_alts))
+                    result.append(Detection("back", float(scores[i]), box, 1.0, float(scores[i]), face_alts,
+                                            found_by=by))
                     continue
                 (name, prob), others = faces[0], faces[1:]
             if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
@@ -1197,10 +1203,12 @@ class CardDetector:
             if classes[i] == FAINT_CLASS and (name == "back" or prob < self.faint_min_prob):
                 continue  # a faint box named weakly or as a back: not a card the detector was unsure of
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
-                result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts))
+                result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts,
+                                        found_by=by))
                 continue
             result.append(Detection(name, float(scores[i] * prob), box, prob, float(scores[i]),
-                                    tuple((n, float(scores[i] * p)) for n, p in others[:3] if n != "back")))
+                                    tuple((n, float(scores[i] * p)) for n, p in others[:3] if n != "back"),
+                                    found_by=by))
         for i in np.nonzero(classes == BACK_CLASS)[0]:
             if int(i) not in named:
                 result.append(Detection("back", float(scores[i]), tuple(float(v) for v in boxes[i]), 1.0,

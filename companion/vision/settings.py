@@ -33,6 +33,9 @@ ZOOM_SMALL = 0.20
 # A box from a bright card-shaped outline the detector missed (companion.vision.outlines) counts as a
 # detection this sure that a card is there; the classifier's reading still names it (and may call it a back).
 OUTLINE_SCORE = 0.5
+# What boxed a card (Detection.found_by; the table's observations name them alike: companion.table.observations)
+FOUND_BY_DETECTOR = "detector"
+FOUND_BY_OUTLINE = "outline"
 # The detector's classes (0 face-up card, 1 back), and the class find_boxes gives an outline's box, so that
 # name_boxes can tell it from a detector box (whatever its score).
 BACK_CLASS = 1

@@ -8,10 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from companion.table.fusion import FusionConfig
-from companion.table.observations import BACK, Detection, FrameDetections, Proposal
+from companion.table.observations import BACK, DETECTOR, OUTLINE, Detection, FrameDetections, Proposal
 from companion.table.replay import UNATTENDED
 from companion.table.session import TableSession
-from companion.table.tracker import OUTLINE_SCORE, TableTracker, TableView, TrackerConfig, closing_event
+from companion.table.tracker import (FACE_DOWN_REASON, Anchor, TableTracker, TableView, Track, TrackerConfig,
+                                     _read_face_down, closing_event)
 from companion.table.zones import Calibration, Zones
 
 from .streams import events, run_stream
@@ -447,6 +448,32 @@ def test_presence_and_alternatives_survive_a_recorded_stream():
     assert FrameDetections.from_dict(outlined.to_dict()) == outlined  # 0.0 (no outline fits) is kept apart from None
 
 
+
+def test_what_boxed_a_card_survives_a_recorded_stream_and_old_streams_read_as_they_were(tmp_path):
+    """``found_by`` is written where it is not the detector, and where a reader of streams recorded before it
+    would guess it wrong (a detector box at presence 0.5 exactly); an old stream's box at presence 0.5 was an
+    outline's, and is read so."""
+    from companion.table.observations import read_stream, write_stream
+
+    square = Detection("4E", 0.15, (1.0, 2.0, 3.0, 4.0), 0.5, (), 0.0, OUTLINE)
+    box_at_half = Detection("4E", 0.15, (1.0, 2.0, 3.0, 4.0), 0.5)
+    plain = Detection("QH", 0.8, (5.0, 6.0, 7.0, 8.0), 0.8)
+    frame = FrameDetections(0.1, (square, box_at_half, plain), 1, (640, 480))
+    written = frame.to_dict()["detections"]
+    assert [d.get("found_by") for d in written] == [OUTLINE, DETECTOR, None]  # old streams' format unchanged
+    assert FrameDetections.from_dict(frame.to_dict()) == frame
+    old = {"label": "4E", "confidence": 0.15, "box": [1, 2, 3, 4], "presence": 0.5}
+    assert Detection.from_dict(old).found_by == OUTLINE
+    assert Detection.from_dict({**old, "presence": 0.45}).found_by == DETECTOR
+    # a stream naming anything else is a clear error, with its line
+    path = tmp_path / "s.jsonl"
+    write_stream(path, [frame], fps=10.0)
+    assert read_stream(path)[1] == [frame]
+    path.write_text(path.read_text().replace('"found_by": "outline"', '"found_by": "finger"'))
+    with pytest.raises(ValueError, match="s.jsonl:2.*finger"):
+        read_stream(path)
+
+
 def test_an_unsure_vira_is_proposed_with_its_other_readings():
     table = _FakeTable()
     table.view = TableView(4, frozenset({"4C", "AS", "7H", "KH"}), True, False, None, frozenset(), 3)
@@ -550,6 +577,22 @@ def test_a_back_where_the_rules_forbid_face_down_cards_is_read_as_its_likeliest_
     assert p.event == {"type": "play", "seat": 0, "covered": True}
 
 
+
+def test_a_back_read_as_its_face_is_no_face_down_reading_once_taken_for_the_deck():
+    """The tracker's face-down reading goes with the name it gave: a play read from a back as its face and then
+    taken for the deck (or named the vira by it) stands for no face any more, so it is never a play's surer twin.
+    Before session 76 the name was set by hand and the flag stayed behind."""
+    track = Track(1, (290.0, 357.0, 350.0, 443.0), 0.0, 0.5)
+    track.anchor = Anchor("AS", track.box, "play", 0, 0.5, 1)
+    track.relabel("AS", f"{FACE_DOWN_REASON}; next best reading AS", face_down=True)
+    assert _read_face_down(track)
+    track.rename("KS")  # read again while it settled: still a back's face
+    assert _read_face_down(track) and track.label == "KS"
+    TableTracker._take_for_deck(track)
+    assert track.label == BACK and not _read_face_down(track)
+    assert "face down" in track.relabel_reason  # why it was once reread stays on record
+
+
 # squares of a chequered cloth far from seat 0's card, in seat 2's and seat 1's zones (no seat due but 0)
 CLOTH = ((320, 80), (480, 240))
 
@@ -585,16 +628,16 @@ def test_a_back_no_card_outline_fits_is_the_cloth_not_a_covered_play():
     assert {"type": "play", "seat": 0, "covered": True} in [p.event for p in table.proposals]
 
 
-def _finder_squares(t: float, outline: float, presence: float = OUTLINE_SCORE, at: tuple[float, float] = (320, 400),
+def _finder_squares(t: float, outline: float, found_by: str = OUTLINE, at: tuple[float, float] = (320, 400),
                     cloth: bool = True) -> FrameDetections:
     """From 0.5 s on (an empty table before it: the tracker's scenery learns nothing), a face at ``at`` (seat 0's
-    place) read as 4E at 0.15 and outlined at ``outline``, boxed with ``presence`` (OUTLINE_SCORE: by the outline
-    finders alone), and, with ``cloth``, a cloth square in seat 2's zone found the same way."""
+    place) read as 4E at 0.15 and outlined at ``outline``, boxed at presence 0.5 by ``found_by`` (``OUTLINE``: by
+    the outline finders alone), and, with ``cloth``, a cloth square in seat 2's zone found the same way."""
     if t < 0.5:
         return FrameDetections(t, (), None, (640, 480))
     found = ((at, outline), (CLOTH[0], 0.0)) if cloth else ((at, outline),)
-    return FrameDetections(t, tuple(Detection("4E", 0.15, (x - 30, y - 43, x + 30, y + 43), presence, (("1E", 0.1),), o)
-                                    for (x, y), o in found), None, (640, 480))
+    return FrameDetections(t, tuple(Detection("4E", 0.15, (x - 30, y - 43, x + 30, y + 43), 0.5, (("1E", 0.1),), o,
+                                              found_by) for (x, y), o in found), None, (640, 480))
 
 
 def _faces_played(config: TrackerConfig, frames: Callable[[float], FrameDetections]) -> list[dict[str, object]]:
@@ -616,7 +659,7 @@ def test_a_face_the_finders_alone_boxed_and_the_outline_model_does_not_outline_i
     four = [{"type": "play", "seat": 0, "card": "4E"}]
     assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0)) == []
     assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.6)) == four
-    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, presence=0.45)) == four
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, found_by=DETECTOR)) == four
     # the bar is a setting: None keeps them
     assert _faces_played(TrackerConfig(finder_outline=None), lambda t: _finder_squares(t, 0.0)) == four
 
@@ -629,18 +672,19 @@ def test_a_square_of_the_cloth_alone_or_by_the_deck_is_the_cloth_too():
     four = [{"type": "play", "seat": 0, "card": "4E"}]
     assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, cloth=False)) == []
     assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.6, cloth=False)) == four
-    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, presence=0.45, cloth=False)) == four
+    assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, found_by=DETECTOR, cloth=False)) == four
     by_deck = (300.0, 290.0)  # in the centre zone, where the deck's unoutlined backs are kept
     assert _faces_played(TrackerConfig(finder_outline=None), lambda t: _finder_squares(t, 0.0, at=by_deck)) == four
     assert _faces_played(TrackerConfig(), lambda t: _finder_squares(t, 0.0, at=by_deck)) == []
 
 
-def test_the_tracker_knows_the_finders_presence_the_vision_layer_gives():
-    """The tracker tells a finder-only box by its presence, which the vision layer sets (its OUTLINE_SCORE); the
-    tracker keeps its own copy so as not to import the vision layer."""
-    from companion.vision.settings import OUTLINE_SCORE as VISION_OUTLINE_SCORE
+def test_the_tracker_and_the_vision_layer_name_what_boxed_a_card_alike():
+    """The tracker tells an outline's box by ``found_by``, which the vision layer sets; the table keeps its own
+    names so as not to import the vision layer.  Streams recorded before ``found_by`` told such a box by its
+    presence alone (the vision layer's OUTLINE_SCORE then), and are read so."""
+    from companion.vision.settings import FOUND_BY_DETECTOR, FOUND_BY_OUTLINE
 
-    assert OUTLINE_SCORE == VISION_OUTLINE_SCORE
+    assert (DETECTOR, OUTLINE) == (FOUND_BY_DETECTOR, FOUND_BY_OUTLINE)
 
 
 def _boxed_twice(t: float, outlines: tuple[float | None, float | None]) -> FrameDetections:

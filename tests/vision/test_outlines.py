@@ -108,7 +108,9 @@ def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch)
     outline named at 0.25 or more (a one-pip deck's 3S the detector never boxed was named at 0.27-0.31)."""
     from companion.table.session import table_detector
     from companion.vision.detector import CardDetector
-    from companion.vision.settings import OUTLINE_SCORE, photo_settings
+    from companion.table.observations import OUTLINE
+    from companion.table.session import adapt_detections
+    from companion.vision.settings import FOUND_BY_OUTLINE, OUTLINE_SCORE, photo_settings
 
     image = _carpet(4)
     _paper(image, (320, 240), (126, 176), 0.0)
@@ -127,4 +129,8 @@ def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch)
         monkeypatch.setattr(det, "classify_crops", weak)
     (seen,) = table.detect(image)
     assert seen.card == "3S" and seen.detector_confidence == OUTLINE_SCORE
+    # ... and says what boxed it, through to the tracker's detections (a face nothing outlines there is cloth)
+    assert seen.found_by == FOUND_BY_OUTLINE
+    (observed,) = adapt_detections([seen])
+    assert observed.found_by == OUTLINE and observed.presence == OUTLINE_SCORE
     assert photo.detect(image) == []
