@@ -915,7 +915,7 @@ class CardDetector:
         read as ``HIDDEN``: a window with no index in it (most decks print nothing there) says little.  With
         ``side_rank_clear``, only for cards no other box overlaps (``overlapped``, None: all read): a covered
         card's side window often holds the index of the card above."""
-        raw = _run_batch(self.corners, self.corner_input, self.corner_batch, side_views(crops_bgr, self.corner_size))
+        raw = self.window_readings(side_views(crops_bgr, self.corner_size))
         side, seen = self._pair_reading(raw, self.corner_hidden)
         ranks, _ = split_faces(side, self.parts)
         weight = self.side_rank_weight * seen[:, None]
@@ -954,6 +954,14 @@ class CardDetector:
         out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
         return (out[:n] + out[n:]) / 2.0 if self.tta else out
 
+    def window_readings(self, windows_bgr: np.ndarray) -> np.ndarray:
+        """The corner model's probabilities (N x its classes, ``HIDDEN`` included where it has one) for windows
+        already cut as it reads them (:func:`corner_views`, :func:`side_views`, :func:`top_left_views`, or a
+        folder of ``dataset scene-corners`` windows).  The one place every corner reading runs the model."""
+        if self.corners is None:
+            raise ModelError(f"no {self.corner_path.name} loaded")
+        return _run_batch(self.corners, self.corner_input, self.corner_batch, windows_bgr)
+
     def corner_readings(self, crops_bgr: np.ndarray,
                         shifts: tuple[tuple[float, float], ...] | None = None,
                         overlapped: np.ndarray | None = None) -> np.ndarray:
@@ -966,7 +974,7 @@ class CardDetector:
         n = len(crops_bgr)
         shifts = self.corner_shifts if shifts is None else shifts
         views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
-        out, seen = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
+        out, seen = without_hidden(self.window_readings(views),
                                    self.corner_hidden)
         weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
         if self.corner_hidden is not None and self.hidden_mode == "overlap" and overlapped is not None:
@@ -1024,7 +1032,7 @@ class CardDetector:
         if ok:
             cut = np.stack([crops[i] for i in ok])
             views = top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
-            out[ok] = without_hidden(_run_batch(self.corners, self.corner_input, self.corner_batch, views),
+            out[ok] = without_hidden(self.window_readings(views),
                                      self.corner_hidden, renormalise=self.hidden_mode != "weigh")[0]
         return out
 

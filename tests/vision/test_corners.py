@@ -55,7 +55,7 @@ def test_an_offset_moves_both_windows_in_from_their_corners():
 def test_the_detector_averages_the_corners_over_its_windows(corner_models):
     """``corner_shifts``: each window's two corners are combined (:func:`corners_for_faces`), then the
     windows' readings are averaged; one window ``((0, 0),)`` reads as before session 13."""
-    from companion.vision.detector import _run_batch, corners_for_faces
+    from companion.vision.detector import corners_for_faces
     from companion.vision.settings import CORNER_SHIFTS
 
     crops = np.stack([_marked_crop(), np.random.default_rng(2).integers(0, 255, (96, 96, 3), dtype=np.uint8)])
@@ -63,7 +63,7 @@ def test_the_detector_averages_the_corners_over_its_windows(corner_models):
     assert det.corner_shifts == CORNER_SHIFTS and len(CORNER_SHIFTS) > 1
     per_window = []
     for o in CORNER_SHIFTS:
-        raw = _run_batch(det.corners, det.corner_input, det.corner_batch, corner_views(crops, det.corner_size, o))
+        raw = det.window_readings(corner_views(crops, det.corner_size, o))
         per_window.append(corners_for_faces(raw[:2], raw[2:], det.back_index))
     np.testing.assert_allclose(det.corner_readings(crops), np.mean(per_window, axis=0), rtol=1e-5, atol=1e-7)
     one = CardDetector("french", models_dir=corner_models, corner_shifts=((0.0, 0.0),))
@@ -146,7 +146,7 @@ def test_the_other_corners_lean_on_the_suit_alone(corner_models):
     """``suit_corner_weight``: the crop mirrored puts its top-right and bottom-left corners where the
     corner classifier looks; its suit reading there scales each suit's faces alike, so the odds between
     two cards of one suit do not move, and a back's odds against a suit move by that suit's factor."""
-    from companion.vision.detector import _run_batch, corners_for_faces
+    from companion.vision.detector import corners_for_faces
     from companion.vision.settings import SUIT_CORNER_WEIGHT
 
     rng = np.random.default_rng(5)
@@ -156,7 +156,7 @@ def test_the_other_corners_lean_on_the_suit_alone(corner_models):
     assert side.suit_corner_weight == SUIT_CORNER_WEIGHT > 0
     before, after = plain.classify_crops(crops), side.classify_crops(crops)
     mirrored = np.ascontiguousarray(crops[:, :, ::-1])
-    raw = _run_batch(side.corners, side.corner_input, side.corner_batch, corner_views(mirrored, side.corner_size))
+    raw = side.window_readings(corner_views(mirrored, side.corner_size))
     faces = corners_for_faces(raw[:2], raw[2:], side.back_index)
     faces[:, side.back_index] = 0.0
     suits = (faces / faces.sum(axis=1, keepdims=True)) @ side.parts.suits

@@ -70,7 +70,6 @@ def test_the_spanish_photo_corners_read_partly_covered_cards_windows_better_than
 
     from companion.synth.scene_corners import build_scene_corners
     from companion.table.session import table_detector
-    from companion.vision.detector import _run_batch
 
     assert build_scene_corners([val_scenes], tmp_path / "corners", family="spanish", split="val", seed=1) >= 300
     files = sorted((tmp_path / "corners").glob("*/*.*"))
@@ -78,7 +77,7 @@ def test_the_spanish_photo_corners_read_partly_covered_cards_windows_better_than
     truth = [f.parent.name for f in files]
     right = {}
     for name, reader in (("photo", CardDetector("spanish", **photo_settings())), ("table", table_detector("spanish"))):
-        p = _run_batch(reader.corners, reader.corner_input, reader.corner_batch, windows)
+        p = reader.window_readings(windows)
         names = [reader.cls_names.get(int(k), "hidden") for k in p.argmax(axis=1)]
         right[name] = float(np.mean([a == b for a, b in zip(names, truth)]))
     assert right["photo"] >= right["table"] + 0.03, right
