@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
+from types import ModuleType
+from typing import Callable
 
 import pytest
 
@@ -17,6 +20,20 @@ def shared() -> Path:
     if path is None:
         pytest.skip("../shared/ is not present (only development machines have it)")
     return path
+
+
+def _load_bench(name: str) -> ModuleType:
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def bench_script() -> Callable[[str], ModuleType]:
+    """Loads a script of ``bench/`` by name as a module, for its tests (bench is no package: drivers run as files)."""
+    return _load_bench
 
 
 @pytest.fixture()

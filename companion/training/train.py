@@ -110,20 +110,24 @@ def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, ho
 
 def train_detector(data_yaml: Path, runs: Path, name: str = "detect", epochs: int = 30, imgsz: int = 320,
                    batch: int = 16, resume: bool = False, hours: float | None = None,
-                   init: str | None = None, lr0: float | None = None) -> Path:
+                   init: str | None = None, lr0: float | None = None, save_period: int = -1) -> Path:
     # lr0 None: ultralytics' "auto" optimizer choice; a number forces AdamW at that rate (continuations).
     tuned = {"optimizer": "AdamW", "lr0": lr0} if lr0 else {}
     return _train(runs, name, "yolo26n.yaml", init, resume, hours, **tuned, data=str(data_yaml), epochs=epochs, imgsz=imgsz,
+                  save_period=save_period,
                   batch=batch, close_mosaic=max(1, epochs // 5), degrees=10.0, fliplr=0.5, scale=0.5, mosaic=1.0)
 
 
 def train_classifier(data_dir: Path, runs: Path, name: str, epochs: int = 20, imgsz: int = 96,
                      batch: int = 64, resume: bool = False, hours: float | None = None,
-                     init: str | None = None, lr0: float = 0.002) -> Path:
+                     init: str | None = None, lr0: float = 0.002, save_period: int = -1) -> Path:
     # No flips: mirrored indices are not cards. Mild crop scale: the index must stay in view.
     # lr0: "auto" picks 0.0002 for 52 classes, far too slow from scratch in a short budget.
-    return _train(runs, name, "yolo26n-cls.yaml", init, resume, hours, data=str(data_dir), epochs=epochs,
-                  imgsz=imgsz, batch=batch, fliplr=0.0, scale=0.25, erasing=0.2, optimizer="AdamW", lr0=lr0)
+    # save_period N: ultralytics keeps weights/epochN.pt every N epochs (-1: best.pt and last.pt only), so that a
+    # continuation can be chosen by the figure it is for (bench/epoch_figures.py), not by its own validation top-1
+    return _train(runs, name, "yolo26n-cls.yaml", init, resume, hours, save_period=save_period, data=str(data_dir),
+                  epochs=epochs, imgsz=imgsz, batch=batch, fliplr=0.0, scale=0.25, erasing=0.2, optimizer="AdamW",
+                  lr0=lr0)
 
 
 def train_outlines(data_yaml: Path, runs: Path, name: str = "outlines", epochs: int = 30, imgsz: int = 320,
@@ -218,20 +222,23 @@ def pipeline(args: argparse.Namespace) -> int:
                 raise SystemExit(f"unknown stage {stage}: a family detector is one of "
                                  f"detect-{', detect-'.join(FAMILIES)}")
             best = train_detector(Path(args.det_data) if args.det_data else data / "det.yaml", runs, stage, args.det_epochs, args.det_imgsz,
-                                  resume=args.resume, hours=args.det_hours, init=args.det_init, lr0=args.det_lr0)
+                                  resume=args.resume, hours=args.det_hours, init=args.det_init, lr0=args.det_lr0,
+                                  save_period=args.save_period)
             export_onnx(best, models / (detector_file(family) if family else DETECTOR_FILE), args.det_imgsz, runs)
         elif stage.startswith("classify-"):
             family = stage.split("-", 1)[1]
             hours = args.cls_hours.get(family) if args.cls_hours else None
             init = args.cls_init.get(family) if args.cls_init else None
             best = train_classifier(data / family / args.cls_dir, runs, stage, args.cls_epochs, args.cls_imgsz,
-                                    resume=args.resume, hours=hours, init=init, lr0=args.cls_lr0)
+                                    resume=args.resume, hours=hours, init=init, lr0=args.cls_lr0,
+                                    save_period=args.save_period)
             export_onnx(best, models / classifier_file(family), args.cls_imgsz, runs)
         elif stage.startswith("corners-"):
             family = stage.split("-", 1)[1]
             init = args.corner_init.get(family) if args.corner_init else None
             best = train_classifier(data / family / args.corner_dir, runs, stage, args.cls_epochs, args.corner_imgsz,
-                                    resume=args.resume, hours=args.corner_hours, init=init, lr0=args.cls_lr0)
+                                    resume=args.resume, hours=args.corner_hours, init=init, lr0=args.cls_lr0,
+                                    save_period=args.save_period)
             export_onnx(best, models / corner_file(family), args.corner_imgsz, runs)
         else:
             raise SystemExit(f"unknown stage {stage}")
@@ -275,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="corner images folder inside DATA/<family>/ (written by `companion dataset corners`)")
     pp.add_argument("--corner-imgsz", type=int, default=64)
     pp.add_argument("--corner-hours", type=float, default=None, help="wall-clock budget of a corners stage")
+    pp.add_argument("--save-period", type=int, default=-1,
+                    help="keep the weights of every Nth epoch (weights/epochN.pt; -1: best.pt and last.pt only), to "
+                         "read each epoch's figure with bench/epoch_figures.py")
     pp.add_argument("--corner-init", type=_family_paths, default=None,
                     help="start corner classifiers from these checkpoints, e.g. french=models/checkpoints/card-classifier-french.pt")
     pp.add_argument("--det-lr0", type=float, default=None,

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "table_seeds.py"
-
 
 @pytest.fixture(scope="module")
-def seeds_driver():
-    spec = importlib.util.spec_from_file_location("table_seeds", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def seeds_driver(bench_script):
+    return bench_script("table_seeds")
 
 
 def test_seeds_and_ranges_are_read_once_each_in_order(seeds_driver):
