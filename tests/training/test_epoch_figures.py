@@ -88,3 +88,13 @@ def test_a_file_the_base_does_not_ship_is_refused(epochs_driver, tmp_path: Path)
     with pytest.raises(SystemExit):
         epochs_driver.main([str(tmp_path), "--file", "card-nothing.onnx", "--imgsz", "64", "--family", "spanish",
                             "--data", str(tmp_path), "--models", str(tmp_path)])
+
+
+def test_a_folder_with_no_weights_is_a_clear_error(epochs_driver, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "card-corners-spanish-photo.onnx").write_text("shipped")
+    with pytest.raises(SystemExit):
+        epochs_driver.main([str(tmp_path / "empty"), "--file", "card-corners-spanish-photo.onnx", "--imgsz", "64",
+                            "--family", "spanish", "--data", str(tmp_path), "--models", str(tmp_path / "models")])
+    assert "no epochN.pt or last.pt" in capsys.readouterr().err
