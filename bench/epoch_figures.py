@@ -46,7 +46,7 @@ def epoch_weights(folder: Path) -> list[tuple[str, Path]]:
 
 
 def read(models: Path, family: str, data: Path, limit: int | None) -> dict:
-    detector = CardDetector(family, models_dir=models, **photo_settings())
+    detector = CardDetector(family, models_dir=models, **photo_settings(family=family))
     return evaluate_synthetic(detector, data, limit)
 
 

@@ -65,7 +65,8 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
-                                  face_min_prob=args.min_prob, outline_model=args.outline_model, zoom=args.zoom)
+                                  face_min_prob=args.min_prob, outline_model=args.outline_model, zoom=args.zoom,
+                                  family=args.family)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -118,8 +119,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="split a box around a row of overlapping cards into its cards (default: with the shrunk "
                         "view)")
     p.add_argument("--min-prob", type=float, default=None, metavar="P",
-                   help="leave out faces the classifier names under this probability (default 0.2 with the shrunk "
-                        "view, 0 with --scales 1; 0 keeps every face found)")
+                   help="leave out faces the classifier names under this probability (default with the shrunk "
+                        "view: the family's own where PHOTO_FAMILY sets one, else 0.2; 0 with --scales 1; 0 keeps "
+                        "every face found)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, where shipped) "
                         "before the outline finders' (default: PHOTO_OUTLINE_MODEL)")

@@ -56,7 +56,8 @@ from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, C
                                        FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
-                                       SUIT_CORNER_WEIGHT, TABLE_CONF, WHOLE_RANK_SURE, ZOOM_SMALL)
+                                       SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
+                                       ZOOM_SMALL)
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
@@ -469,8 +470,12 @@ class CardDetector:
     photos' cards and lost a table hand.
     ``zoom``: also read the image through the detector's input this many times larger (None or 0: not; a
     dynamic input only, a fixed one reads without it), keeping from that view only the boxes with a side under
-    ``zoom_small`` of the image's that no other view's box overlaps (photos: ``PHOTO_ZOOM``; the table: None,
-    not; see :data:`companion.vision.settings.PHOTO_ZOOM`).
+    ``zoom_small`` of the image's that no other view's box overlaps by more than ``zoom_overlap`` (photos:
+    ``PHOTO_ZOOM``; the table: None, not; see :data:`companion.vision.settings.PHOTO_ZOOM`).
+    ``view_overlap``: a shrunk view's box overlapping a box of an earlier view by more than this (IoU) is that
+    card again and dropped; ``zoom_overlap`` the same for the zoomed view (None: ``view_overlap``), and
+    ``faint_overlap`` for a faint box against the surer boxes that can hold it (see
+    :data:`companion.vision.settings.PHOTO_FAMILY`).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -496,7 +501,8 @@ class CardDetector:
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
                  outline_model_for: str = "all", outline_exclusive: bool = True,
                  outline_model_boxes: float | None = None, photo_detector: bool = False,
-                 zoom: float | None = None, zoom_small: float = ZOOM_SMALL) -> None:
+                 zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
+                 zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -513,6 +519,13 @@ class CardDetector:
             raise ValueError(f"zoom_small must be in (0, 1], got {zoom_small!r}")
         self.zoom = zoom or None
         self.zoom_small = zoom_small
+        for name, value in (("view_overlap", view_overlap), ("zoom_overlap", zoom_overlap),
+                            ("faint_overlap", faint_overlap)):
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+        self.view_overlap = view_overlap
+        self.zoom_overlap = view_overlap if zoom_overlap is None else zoom_overlap
+        self.faint_overlap = faint_overlap
         self.outlines = outlines
         self.outline_min_prob = outline_min_prob
         if faint_conf is not None and not 0.0 < faint_conf < conf:
@@ -534,7 +547,7 @@ class CardDetector:
         self.merge_iou = merge_iou
         self.one_deck = one_deck
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
-        self.shrunk_overlap = 0.2  # ... and not overlapping a full-view box more than this (IoU)
+        self.shrunk_overlap = 0.2  # an outline adds a card only where no box overlaps it more (IoU)
         self.det_path = shipped_detector(self.models_dir, family, photo_detector)
         self.det = _session(self.det_path, threads)
         self.det_names = _names(self.det)
@@ -655,14 +668,14 @@ class CardDetector:
             parts.append(self._boxes_at(image_bgr, self.zoom))
         if len(parts) > 1:
             # a shrunk (or zoomed) view only adds cards the views before it missed: a box there that overlaps one found
-            # in a larger view is that card again, or several cards taken for one (checked against the
-            # full view alone, and not at all when it found nothing, a big card two shrunk views found
-            # counted twice)
+            # in a larger view by more than ``view_overlap`` (the zoomed view: ``zoom_overlap``) is that card again,
+            # or several cards taken for one; under it, a card beside or under that one (a covered card's box
+            # overlaps the card on it by 0.2-0.5: session 78)
             for k in range(1, len(parts)):
                 b, sc, c = parts[k]
-                seen = np.concatenate([p[0] for p in parts[:k]]).reshape(-1, 4)  # every larger view's boxes
-                new = np.array([not (len(seen) and (box_iou(x, seen) > self.shrunk_overlap).any()) for x in b],
-                               dtype=bool)
+                seen = np.concatenate([p[0] for p in parts[:k]]).reshape(-1, 4)  # every earlier view's boxes
+                limit = self.zoom_overlap if self.zoom is not None and k == len(parts) - 1 else self.view_overlap
+                new = np.array([not (len(seen) and (box_iou(x, seen) > limit).any()) for x in b], dtype=bool)
                 parts[k] = (b[new], sc[new], c[new])
         if self.outlines:
             outlines = outline_boxes(image_bgr)
@@ -701,10 +714,10 @@ class CardDetector:
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The views' boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in
-        ``found`` (surer boxes, outlines) overlaps, as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those
+        ``found`` (surer boxes, outlines) that can hold them overlaps by more than ``faint_overlap``, as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those
         the classifier names a face surely enough (``faint_min_prob``)."""
         sure = np.concatenate([p[0] for p in found]).reshape(-1, 4)
-        new = np.array([not (len(sure) and (_hides(sure, x) & (box_iou(x, sure) > self.shrunk_overlap)).any())
+        new = np.array([not (len(sure) and (_hides(sure, x) & (box_iou(x, sure) > self.faint_overlap)).any())
                         for x in b], dtype=bool)
         b, sc = b[new].reshape(-1, 4), sc[new]
         best = np.argsort(-sc, kind="stable")[:FAINT_MAX]

@@ -547,6 +547,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
+    p.add_argument("--view-overlap", type=float, default=None,
+                   help="a shrunk view's box overlapping an earlier view's by more than this IoU is dropped "
+                        "(default: the family's PHOTO_FAMILY value, else VIEW_OVERLAP)")
+    p.add_argument("--zoom-overlap", type=float, default=None,
+                   help="the same for the zoomed view (default: the family's PHOTO_FAMILY value, else --view-overlap)")
+    p.add_argument("--faint-overlap", type=float, default=None,
+                   help="a faint box overlapping a surer box that can hold it by more than this IoU is dropped "
+                        "(default: the family's PHOTO_FAMILY value, else VIEW_OVERLAP)")
     p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
                    help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
                         "share card paper (default %(default)s; 0: not)")
@@ -615,7 +623,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  photo_detector=not args.table_detector,
                                                  band_weight=args.band_weight, quad_methods=args.quad,
                                                  outline_model=args.outline_model,
-                                                 outline_model_for=args.outline_model_for, zoom=args.zoom))
+                                                 outline_model_for=args.outline_model_for, zoom=args.zoom,
+                                                 family=args.family, view_overlap=args.view_overlap,
+                                                 zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -625,7 +635,8 @@ def main(argv: list[str] | None = None) -> int:
               "side_rank_weight", "side_rank_clear")
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
-                    "zoom": detector.zoom,
+                    "zoom": detector.zoom, "view_overlap": detector.view_overlap, "zoom_overlap": detector.zoom_overlap,
+                    "faint_overlap": detector.faint_overlap,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,

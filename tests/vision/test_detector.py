@@ -10,6 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.paths import models_dir
+from companion.vision.crops import box_iou
 from companion.vision.detector import CardDetector, Detection, ImageError, ModelError, read_image
 from companion.vision.settings import photo_settings
 
@@ -619,6 +620,95 @@ def test_the_zoomed_view_adds_only_sure_boxes_no_other_view_holds(french, monkey
     boxes, _, classes = det.find_boxes(np.zeros((400, 400, 3), np.uint8))
     assert sorted(map(tuple, boxes.tolist())) == sorted([card, faint_card, small])
     assert classes[[tuple(b) == faint_card for b in boxes.tolist()]].tolist() == [FAINT_CLASS]
+
+
+def test_a_covered_card_beside_a_found_one_is_kept_under_larger_overlaps(french, monkeypatch):
+    """A card half under another has a box overlapping the covering card's by 0.2-0.5 (IoU): under the shared
+    VIEW_OVERLAP the zoomed view's box of it counts as the covering card again and is dropped; with a larger
+    ``zoom_overlap`` (Spanish photos, rule 71, session 78) it is kept, and a box of the same card found again
+    (IoU above it) still is not."""
+    import copy
+
+    top, under, again = (100.0, 100.0, 140.0, 160.0), (120.0, 100.0, 160.0, 160.0), (101.0, 101.0, 140.0, 159.0)
+    assert 0.2 < float(box_iou(np.array(under), np.array([top]))[0]) < 0.5
+    found_at = {1.0: [top], 0.65: [], 1.7: [under, again]}
+
+    def boxes_at(img, factor, conf=None):
+        b = found_at[factor]
+        return np.array(b, dtype=np.float64).reshape(-1, 4), np.full(len(b), 0.6), np.zeros(len(b), dtype=int)
+
+    kept = {}
+    for limit in (0.2, 0.6):
+        det = copy.copy(french)
+        det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, None, 1.7
+        det.zoom_overlap = limit
+        monkeypatch.setattr(det, "_boxes_at", boxes_at)
+        kept[limit] = sorted(map(tuple, det.find_boxes(np.zeros((400, 400, 3), np.uint8))[0].tolist()))
+    assert kept[0.2] == [top] and kept[0.6] == sorted([top, under])
+    # ... and a faint box of that covered card, under a larger ``faint_overlap``
+    found_at = {1.0: [top, under], 0.65: [], 1.7: []}
+
+    def faint_at(img, factor, conf=None):
+        b = found_at[factor]
+        scores = np.array([0.6, 0.1][: len(b)])
+        keep = scores >= (det.conf if conf is None else conf)
+        return np.array(b, dtype=np.float64).reshape(-1, 4)[keep], scores[keep], np.zeros(int(keep.sum()), dtype=int)
+
+    for limit, want in ((0.2, [top]), (0.6, sorted([top, under]))):
+        det = copy.copy(french)
+        det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, 0.02, None
+        det.faint_overlap = limit
+        monkeypatch.setattr(det, "_boxes_at", faint_at)
+        assert sorted(map(tuple, det.find_boxes(np.zeros((400, 400, 3), np.uint8))[0].tolist())) == want
+
+
+def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
+    """PHOTO_FAMILY gives one family its own face floor and view overlaps; the others, the table's one view
+    and a value passed in keep theirs."""
+    from companion.vision import settings as vs
+
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"spanish": {"face_min_prob": 0.05, "zoom_overlap": 0.6,
+                                                         "faint_overlap": 0.5, "rows": False,
+                                                         "faint_min_prob": 0.25}})
+    spanish, french = vs.photo_settings(family="spanish"), vs.photo_settings(family="french")
+    assert (spanish["face_min_prob"], spanish["zoom_overlap"], spanish["view_overlap"], spanish["faint_overlap"]) \
+        == (0.05, 0.6, vs.VIEW_OVERLAP, 0.5)
+    assert (french["face_min_prob"], french["zoom_overlap"], french["faint_overlap"]) == \
+        (vs.PHOTO_FACE_MIN_PROB, vs.VIEW_OVERLAP, vs.VIEW_OVERLAP)
+    assert (spanish["rows"], spanish["faint_min_prob"], french["rows"], french["faint_min_prob"]) == \
+        (False, 0.25, True, vs.FAINT_MIN_PROB)
+    assert vs.photo_settings(family="spanish", rows=True)["rows"] is True
+    assert CardDetector("spanish", **spanish).faint_overlap == 0.5
+    assert vs.photo_settings(family="spanish", face_min_prob=0.3)["face_min_prob"] == 0.3
+    assert vs.photo_settings(family="spanish", scales=[1.0])["face_min_prob"] == 0.0
+    with pytest.raises(ValueError, match="zoom_overlap"):
+        CardDetector("french", zoom_overlap=1.5)
+
+
+def test_detect_and_the_evaluation_read_the_family_photo_settings(monkeypatch, tmp_path, capsys):
+    """`companion detect --family F` and `evaluate synthetic --family F` build their detector with F's own photo
+    settings (PHOTO_FAMILY), not the shared ones: the Spanish values were chosen on Spanish scenes (rule 71)."""
+    from companion.vision import detector as vd
+    from companion.vision import evaluate as ve
+    from companion.vision import settings as vs
+
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"spanish": {"faint_min_prob": 0.33, "zoom_overlap": 0.66}})
+    seen = []
+
+    class Recorder:
+        def __init__(self, family, **kw):
+            seen.append((family, kw.get("faint_min_prob"), kw.get("zoom_overlap")))
+            raise ValueError("recorded")
+
+    monkeypatch.setattr(vd, "CardDetector", Recorder)
+    monkeypatch.setattr(ve, "CardDetector", Recorder)
+    image = tmp_path / "x.png"
+    image.write_bytes(b"")
+    assert main(["detect", str(image), "--family", "spanish"]) == 2
+    with pytest.raises(SystemExit):
+        ve.main(["synthetic", "--family", "spanish", "--data", str(tmp_path)])
+    assert main(["detect", str(image), "--family", "french"]) == 2
+    assert seen == [("spanish", 0.33, 0.66), ("spanish", 0.33, 0.66), ("french", vs.FAINT_MIN_PROB, vs.VIEW_OVERLAP)]
 
 
 def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeypatch):
