@@ -474,8 +474,8 @@ class CardDetector:
     ``PHOTO_ZOOM``; the table: None, not; see :data:`companion.vision.settings.PHOTO_ZOOM`).
     ``view_overlap``: a shrunk view's box overlapping a box of an earlier view by more than this (IoU) is that
     card again and dropped; ``zoom_overlap`` the same for the zoomed view (None: ``view_overlap``), and
-    ``faint_overlap`` for a faint box against the surer boxes that can hold it (see
-    :data:`companion.vision.settings.PHOTO_FAMILY`).
+    ``faint_overlap`` for a faint box against the surer boxes that can hold it, and ``faint_max``: at most this many
+    faint boxes are read, the best scored (``FAINT_MAX``; see :data:`companion.vision.settings.PHOTO_FAMILY`).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -502,7 +502,8 @@ class CardDetector:
                  outline_model_for: str = "all", outline_exclusive: bool = True,
                  outline_model_boxes: float | None = None, photo_detector: bool = False,
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
-                 zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP) -> None:
+                 zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
+                 faint_max: int = FAINT_MAX) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -526,6 +527,9 @@ class CardDetector:
         self.view_overlap = view_overlap
         self.zoom_overlap = view_overlap if zoom_overlap is None else zoom_overlap
         self.faint_overlap = faint_overlap
+        if faint_max < 0:
+            raise ValueError(f"faint_max must be 0 or more, got {faint_max!r}")
+        self.faint_max = int(faint_max)
         self.outlines = outlines
         self.outline_min_prob = outline_min_prob
         if faint_conf is not None and not 0.0 < faint_conf < conf:
@@ -720,7 +724,7 @@ class CardDetector:
         new = np.array([not (len(sure) and (_hides(sure, x) & (box_iou(x, sure) > self.faint_overlap)).any())
                         for x in b], dtype=bool)
         b, sc = b[new].reshape(-1, 4), sc[new]
-        best = np.argsort(-sc, kind="stable")[:FAINT_MAX]
+        best = np.argsort(-sc, kind="stable")[:self.faint_max]
         b, sc = b[best], sc[best]
         return b, sc, np.full(len(b), FAINT_CLASS, dtype=int)
 

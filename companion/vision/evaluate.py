@@ -636,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "zoom": detector.zoom, "view_overlap": detector.view_overlap, "zoom_overlap": detector.zoom_overlap,
-                    "faint_overlap": detector.faint_overlap,
+                    "faint_overlap": detector.faint_overlap, "faint_max": detector.faint_max,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,

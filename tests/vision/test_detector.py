@@ -669,7 +669,8 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
 
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"spanish": {"face_min_prob": 0.05, "zoom_overlap": 0.6,
                                                          "faint_overlap": 0.5, "rows": False,
-                                                         "faint_min_prob": 0.25}})
+                                                         "faint_min_prob": 0.25, "faint_max": 12,
+                                                         "conf": 0.3}})
     spanish, french = vs.photo_settings(family="spanish"), vs.photo_settings(family="french")
     assert (spanish["face_min_prob"], spanish["zoom_overlap"], spanish["view_overlap"], spanish["faint_overlap"]) \
         == (0.05, 0.6, vs.VIEW_OVERLAP, 0.5)
@@ -678,6 +679,10 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     assert (spanish["rows"], spanish["faint_min_prob"], french["rows"], french["faint_min_prob"]) == \
         (False, 0.25, True, vs.FAINT_MIN_PROB)
     assert vs.photo_settings(family="spanish", rows=True)["rows"] is True
+    assert (spanish["faint_max"], spanish["conf"], french["faint_max"], french["conf"]) == \
+        (12, 0.3, vs.FAINT_MAX, vs.PHOTO_CONF)
+    assert vs.photo_settings(family="spanish", scales=[1.0])["conf"] == vs.TABLE_CONF
+    assert CardDetector("spanish", **spanish).faint_max == 12
     assert CardDetector("spanish", **spanish).faint_overlap == 0.5
     assert vs.photo_settings(family="spanish", face_min_prob=0.3)["face_min_prob"] == 0.3
     assert vs.photo_settings(family="spanish", scales=[1.0])["face_min_prob"] == 0.0
