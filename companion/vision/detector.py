@@ -717,9 +717,10 @@ class CardDetector:
 
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The views' boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in
-        ``found`` (surer boxes, outlines) that can hold them overlaps by more than ``faint_overlap``, as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those
-        the classifier names a face surely enough (``faint_min_prob``)."""
+        """The views' boxes ``b`` scored from ``faint_conf`` up to the threshold that no box in ``found`` (surer
+        boxes, outlines) that can hold them overlaps by more than ``faint_overlap``, at most ``faint_max`` of them,
+        as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those the classifier names a face surely enough
+        (``faint_min_prob``)."""
         sure = np.concatenate([p[0] for p in found]).reshape(-1, 4)
         new = np.array([not (len(sure) and (_hides(sure, x) & (box_iou(x, sure) > self.faint_overlap)).any())
                         for x in b], dtype=bool)

@@ -341,7 +341,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     if zoom is None and len(chosen) > 1:
         zoom = PHOTO_ZOOM
     return {"zoom": zoom or None, "zoom_small": ZOOM_SMALL, "view_overlap": view_overlap, "zoom_overlap": zoom_overlap,
-            "faint_overlap": faint_overlap, "faint_max": int(own.get("faint_max", FAINT_MAX)) if faint_max is None else faint_max,
+            "faint_overlap": faint_overlap,
+            "faint_max": int(own.get("faint_max", FAINT_MAX)) if faint_max is None else faint_max,
             "conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
             "faint_min_prob": own.get("faint_min_prob", FAINT_MIN_PROB) if faint_min_prob is None else faint_min_prob,
             "rows": rows,
