@@ -688,6 +688,24 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     assert vs.photo_settings(family="spanish", scales=[1.0])["face_min_prob"] == 0.0
     with pytest.raises(ValueError, match="zoom_overlap"):
         CardDetector("french", zoom_overlap=1.5)
+    with pytest.raises(ValueError, match="view_overlap"):
+        CardDetector("french", view_overlap=-0.1)
+    with pytest.raises(ValueError, match="faint_overlap"):
+        CardDetector("french", faint_overlap=2.0)
+    with pytest.raises(ValueError, match="faint_max"):
+        CardDetector("french", faint_max=-1)
+
+
+def test_an_overlap_out_of_range_is_a_clear_error_of_the_evaluation(tmp_path, capsys):
+    """`evaluate --view-overlap 2` stops with the option's name before any scene is read, no traceback."""
+    from companion.vision import evaluate as ve
+
+    for option in ("--view-overlap", "--zoom-overlap", "--faint-overlap"):
+        with pytest.raises(SystemExit) as stop:
+            ve.main(["synthetic", "--family", "spanish", "--data", str(tmp_path), option, "2"])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert option[2:].replace("-", "_") in err and "Traceback" not in err
 
 
 def test_detect_and_the_evaluation_read_the_family_photo_settings(monkeypatch, tmp_path, capsys):
