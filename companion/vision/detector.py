@@ -52,8 +52,8 @@ from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FO
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
-                                       DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_MAX,
-                                       FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
+                                       DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_HOLDS_AREA,
+                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
                                        SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
@@ -474,7 +474,9 @@ class CardDetector:
     ``PHOTO_ZOOM``; the table: None, not; see :data:`companion.vision.settings.PHOTO_ZOOM`).
     ``view_overlap``: a shrunk view's box overlapping a box of an earlier view by more than this (IoU) is that
     card again and dropped; ``zoom_overlap`` the same for the zoomed view (None: ``view_overlap``), and
-    ``faint_overlap`` for a faint box against the surer boxes that can hold it, and ``faint_max``: at most this many
+    ``faint_overlap`` for a faint box against the surer boxes that can hold it, when the detector scored it at least
+    ``faint_overlap_from`` (under it: ``VIEW_OVERLAP`` at most); ``faint_holds``: a faint box that overlaps a surer
+    box by more than that and holds most of it is dropped (a box around two cards); ``faint_max``: at most this many
     faint boxes are read, the best scored (``FAINT_MAX``; see :data:`companion.vision.settings.PHOTO_FAMILY`).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
@@ -503,7 +505,7 @@ class CardDetector:
                  outline_model_boxes: float | None = None, photo_detector: bool = False,
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
-                 faint_max: int = FAINT_MAX) -> None:
+                 faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -527,6 +529,10 @@ class CardDetector:
         self.view_overlap = view_overlap
         self.zoom_overlap = view_overlap if zoom_overlap is None else zoom_overlap
         self.faint_overlap = faint_overlap
+        if not 0.0 <= faint_overlap_from <= 1.0:
+            raise ValueError(f"faint_overlap_from must be in [0, 1], got {faint_overlap_from!r}")
+        self.faint_overlap_from = faint_overlap_from
+        self.faint_holds = faint_holds
         if faint_max < 0:
             raise ValueError(f"faint_max must be 0 or more, got {faint_max!r}")
         self.faint_max = int(faint_max)
@@ -722,8 +728,20 @@ class CardDetector:
         as class ``FAINT_CLASS``: :meth:`name_boxes` keeps those the classifier names a face surely enough
         (``faint_min_prob``)."""
         sure = np.concatenate([p[0] for p in found]).reshape(-1, 4)
-        new = np.array([not (len(sure) and (_hides(sure, x) & (box_iou(x, sure) > self.faint_overlap)).any())
-                        for x in b], dtype=bool)
+        low = min(self.faint_overlap, VIEW_OVERLAP)
+
+        def kept(x: np.ndarray, score: float) -> bool:
+            if not len(sure):
+                return True
+            overlap = box_iou(x, sure)
+            limit = self.faint_overlap if score >= self.faint_overlap_from else low
+            if (_hides(sure, x) & (overlap > limit)).any():
+                return False
+            # a faint box overlapping a surer one more than a shrunk view's box may, that holds most of it, is a
+            # box around it and the card beside it (on the real photos: 16 of 34 false boxes, session 79)
+            return not (self.faint_holds and ((overlap > low) & _holds(x, sure)).any())
+
+        new = np.array([kept(x, s) for x, s in zip(b, sc)], dtype=bool)
         b, sc = b[new].reshape(-1, 4), sc[new]
         best = np.argsort(-sc, kind="stable")[:self.faint_max]
         b, sc = b[best], sc[best]
@@ -1283,6 +1301,15 @@ def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:
     def area(z: np.ndarray) -> float:
         return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
     return np.array([not (area(s) >= FAINT_HOLDER * area(box) and _inside(box, s) >= 0.8) for s in sure], dtype=bool)
+
+
+def _holds(box: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """Which of the ``sure`` boxes a faint ``box`` holds: at least ``FAINT_HOLDS_INSIDE`` of one inside it, the
+    one smaller than ``FAINT_HOLDS_AREA`` times its own area."""
+    def area(z: np.ndarray) -> float:
+        return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
+    return np.array([area(s) < FAINT_HOLDS_AREA * area(box) and _inside(s, box) >= FAINT_HOLDS_INSIDE for s in sure],
+                    dtype=bool)
 
 
 def read_image(path: str | Path) -> np.ndarray:

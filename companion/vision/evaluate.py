@@ -555,6 +555,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faint-overlap", type=float, default=None,
                    help="a faint box overlapping a surer box that can hold it by more than this IoU is dropped "
                         "(default: the family's PHOTO_FAMILY value, else VIEW_OVERLAP)")
+    p.add_argument("--faint-overlap-from", type=float, default=None,
+                   help="--faint-overlap applies to faint boxes the detector scored this or more; under it, at most "
+                        "VIEW_OVERLAP (default: the family's PHOTO_FAMILY value, else 0)")
+    p.add_argument("--faint-holds", action=argparse.BooleanOptionalAction, default=None,
+                   help="drop a faint box that overlaps a surer box by more than VIEW_OVERLAP and holds most of it "
+                        "(default: the family's PHOTO_FAMILY value, else not)")
     p.add_argument("--paper-rows", type=float, default=PAPER_ROWS,
                    help="with rows split: a row box is also cut shrunk to its rows and columns at least this "
                         "share card paper (default %(default)s; 0: not)")
@@ -625,7 +631,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  outline_model=args.outline_model,
                                                  outline_model_for=args.outline_model_for, zoom=args.zoom,
                                                  family=args.family, view_overlap=args.view_overlap,
-                                                 zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap))
+                                                 zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap,
+                                                 faint_overlap_from=args.faint_overlap_from,
+                                                 faint_holds=args.faint_holds))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -636,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "zoom": detector.zoom, "view_overlap": detector.view_overlap, "zoom_overlap": detector.zoom_overlap,
-                    "faint_overlap": detector.faint_overlap, "faint_max": detector.faint_max,
+                    "faint_overlap": detector.faint_overlap, "faint_overlap_from": detector.faint_overlap_from,
+                    "faint_holds": detector.faint_holds, "faint_max": detector.faint_max,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,

@@ -662,6 +662,51 @@ def test_a_covered_card_beside_a_found_one_is_kept_under_larger_overlaps(french,
         assert sorted(map(tuple, det.find_boxes(np.zeros((400, 400, 3), np.uint8))[0].tolist())) == want
 
 
+def test_a_faint_box_overlapping_more_must_be_scored_enough_and_hold_no_surer_card(french, monkeypatch):
+    """With a larger ``faint_overlap``, a faint box overlapping a surer one by 0.2-0.5 is a covered card only
+    when the detector scored it at least ``faint_overlap_from`` (session 79: most such boxes on the real photos
+    that lay on no card scored under 0.1), and with ``faint_holds`` not when it holds most of a smaller, surer box:
+    a box around that card and its neighbour."""
+    import copy
+
+    top, under = (100.0, 100.0, 140.0, 160.0), (120.0, 100.0, 160.0, 160.0)
+    around = (95.0, 98.0, 158.0, 163.0)  # holds all of ``top``, which is 0.59 of its area
+    assert 0.2 < float(box_iou(np.array(around), np.array([top]))[0]) < 0.7
+
+    def run(faint: list[tuple[tuple, float]], **options) -> list[tuple]:
+        def boxes_at(img, factor, conf=None):
+            b = [(top, 0.6)] + faint if factor == 1.0 else []
+            b = [(x, s) for x, s in b if s >= (det.conf if conf is None else conf)]
+            return (np.array([x for x, _ in b], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in b]),
+                    np.zeros(len(b), dtype=int))
+
+        det = copy.copy(french)
+        det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, 0.02, None
+        det.faint_overlap, det.faint_overlap_from, det.faint_holds = 0.7, 0.0, False
+        for k, v in options.items():
+            setattr(det, k, v)
+        monkeypatch.setattr(det, "_boxes_at", boxes_at)
+        return sorted(map(tuple, det.find_boxes(np.zeros((400, 400, 3), np.uint8))[0].tolist()))
+
+    assert run([(under, 0.05)]) == sorted([top, under])
+    assert run([(under, 0.05)], faint_overlap_from=0.1) == [top]
+    assert run([(under, 0.15)], faint_overlap_from=0.1) == sorted([top, under])
+    assert run([(around, 0.15)]) == sorted([top, around])
+    assert run([(around, 0.15)], faint_holds=True) == [top]
+    assert run([(under, 0.15)], faint_holds=True) == sorted([top, under])  # it holds only half of ``top``
+
+
+def test_which_surer_boxes_a_faint_box_holds():
+    from companion.vision.detector import _holds
+
+    faint = np.array([100.0, 100.0, 200.0, 200.0])
+    sure = np.array([[105.0, 105.0, 160.0, 195.0],  # inside it, half its area
+                     [95.0, 95.0, 205.0, 205.0],  # around it: larger
+                     [150.0, 100.0, 250.0, 200.0],  # half in it
+                     [101.0, 101.0, 199.0, 199.0]])  # the same card boxed again: 0.96 of its area
+    assert _holds(faint, sure).tolist() == [True, False, False, False]
+
+
 def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     """PHOTO_FAMILY gives one family its own face floor and view overlaps; the others, the table's one view
     and a value passed in keep theirs."""
@@ -694,6 +739,14 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
         CardDetector("french", faint_overlap=2.0)
     with pytest.raises(ValueError, match="faint_max"):
         CardDetector("french", faint_max=-1)
+    with pytest.raises(ValueError, match="faint_overlap_from"):
+        CardDetector("french", faint_overlap_from=1.5)
+    assert (french["faint_overlap_from"], french["faint_holds"]) == (0.0, False)
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"faint_overlap_from": 0.1, "faint_holds": True}})
+    french = vs.photo_settings(family="french")
+    assert (french["faint_overlap_from"], french["faint_holds"]) == (0.1, True)
+    assert vs.photo_settings(family="french", faint_holds=False)["faint_holds"] is False
+    assert CardDetector("french", **french).faint_holds is True
 
 
 def test_an_overlap_out_of_range_is_a_clear_error_of_the_evaluation(tmp_path, capsys):
