@@ -53,7 +53,8 @@ from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
                                        DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_HOLDS_AREA,
-                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
+                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE,
+                                       HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
                                        SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,

@@ -76,7 +76,7 @@ FAINT_HOLDER = 1.8
 # The converse (CardDetector's ``faint_holds``): a faint box holding at least FAINT_HOLDS_INSIDE of a surer box smaller
 # than FAINT_HOLDS_AREA times its own is a box around that card and its neighbour.  Read from the real photos' tune
 # half (session 79, /work/exp/s79/fa.py): with French faint boxes kept up to IoU 0.7, 16 of the 34 new boxes on no
-# card held a surer box so, against 4 of 28 new boxes of synthetic cards named right (fr6613's first 150 scenes).
+# card held a surer box so, against 2 of 28 new boxes of synthetic cards named right (fr6613's first 150 scenes).
 FAINT_HOLDS_INSIDE = 0.9
 FAINT_HOLDS_AREA = 0.8
 # Share of the index-corner classifier in a card's reading, when one is shipped.  Chosen on 1,173 held-back
@@ -356,7 +356,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
         zoom = PHOTO_ZOOM
     return {"zoom": zoom or None, "zoom_small": ZOOM_SMALL, "view_overlap": view_overlap, "zoom_overlap": zoom_overlap,
             "faint_overlap": faint_overlap,
-            "faint_overlap_from": own.get("faint_overlap_from", 0.0) if faint_overlap_from is None else faint_overlap_from,
+            "faint_overlap_from": (own.get("faint_overlap_from", 0.0) if faint_overlap_from is None
+                                   else faint_overlap_from),
             "faint_holds": bool(own.get("faint_holds", False)) if faint_holds is None else faint_holds,
             "faint_max": int(own.get("faint_max", FAINT_MAX)) if faint_max is None else faint_max,
             "conf": conf, "scales": chosen, "outlines": outlines, "faint_conf": faint_conf,
