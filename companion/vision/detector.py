@@ -53,8 +53,8 @@ from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
                                        DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_HOLDS_AREA,
-                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR, FOUND_BY_OUTLINE,
-                                       HIDDEN_MODE, HIDDEN_MODES,
+                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR,
+                                       FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
                                        SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
@@ -391,6 +391,11 @@ def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     inside = [o for o in outlines
               if _inside(o, box) >= 0.9 and 0.3 <= (o[2] - o[0]) * (o[3] - o[1]) / area <= 0.7]
     return np.asarray(inside[0], dtype=box.dtype) if len(inside) == 1 else box
+
+
+def _area(z: np.ndarray) -> float:
+    """A box's area (0 for an empty one)."""
+    return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
 
 
 def _inside(a: np.ndarray, b: np.ndarray) -> float:
@@ -1299,18 +1304,14 @@ def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes can be the card a faint ``box`` overlaps: all but those at least
     ``FAINT_HOLDER`` times its area that hold most (80 %) of it, a box around two or three cards side by side
     (a pair held up, a fan), inside which ``box`` may be one of them."""
-    def area(z: np.ndarray) -> float:
-        return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
-    return np.array([not (area(s) >= FAINT_HOLDER * area(box) and _inside(box, s) >= 0.8) for s in sure], dtype=bool)
+    return np.array([not (_area(s) >= FAINT_HOLDER * _area(box) and _inside(box, s) >= 0.8) for s in sure], dtype=bool)
 
 
 def _holds(box: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes a faint ``box`` holds: at least ``FAINT_HOLDS_INSIDE`` of one inside it, the
     one smaller than ``FAINT_HOLDS_AREA`` times its own area."""
-    def area(z: np.ndarray) -> float:
-        return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
-    return np.array([area(s) < FAINT_HOLDS_AREA * area(box) and _inside(s, box) >= FAINT_HOLDS_INSIDE for s in sure],
-                    dtype=bool)
+    return np.array([_area(s) < FAINT_HOLDS_AREA * _area(box) and _inside(s, box) >= FAINT_HOLDS_INSIDE
+                     for s in sure], dtype=bool)
 
 
 def read_image(path: str | Path) -> np.ndarray:
