@@ -753,7 +753,7 @@ def test_an_overlap_out_of_range_is_a_clear_error_of_the_evaluation(tmp_path, ca
     """`evaluate --view-overlap 2` stops with the option's name before any scene is read, no traceback."""
     from companion.vision import evaluate as ve
 
-    for option in ("--view-overlap", "--zoom-overlap", "--faint-overlap"):
+    for option in ("--view-overlap", "--zoom-overlap", "--faint-overlap", "--faint-overlap-from"):
         with pytest.raises(SystemExit) as stop:
             ve.main(["synthetic", "--family", "spanish", "--data", str(tmp_path), option, "2"])
         assert stop.value.code == 2
