@@ -53,7 +53,7 @@ from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
                                        DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_HOLDS_AREA,
-                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FOUND_BY_DETECTOR,
+                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS, FOUND_BY_DETECTOR,
                                        FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
@@ -474,6 +474,9 @@ class CardDetector:
     ``photo_detector``: likewise, box the cards with ``card-detector-<family>-photo.onnx`` when the models
     folder has one (:func:`shipped_detector`).  Why: session 65's Spanish detector boxed more of the Spanish
     photos' cards and lost a table hand.
+    ``family_views``: which views that detector reads (``FAMILY_VIEWS``): "all" in place of the shared one; "zoom" the
+    zoomed view alone; "added" the image once more after the shared detector's views, adding the boxes no earlier
+    box overlaps by more than ``view_overlap`` (see :data:`companion.vision.settings.PHOTO_FAMILY`).
     ``zoom``: also read the image through the detector's input this many times larger (None or 0: not; a
     dynamic input only, a fixed one reads without it), keeping from that view only the boxes with a side under
     ``zoom_small`` of the image's that no other view's box overlaps by more than ``zoom_overlap`` (photos:
@@ -511,7 +514,8 @@ class CardDetector:
                  outline_model_boxes: float | None = None, photo_detector: bool = False,
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
-                 faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX) -> None:
+                 faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
+                 family_views: str = "all") -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -564,7 +568,15 @@ class CardDetector:
         self.one_deck = one_deck
         self.big_fraction = 0.3  # on a shrunk view, only cards at least this share of the image's side
         self.shrunk_overlap = 0.2  # an outline adds a card only where no box overlaps it more (IoU)
+        if family_views not in FAMILY_VIEWS:
+            raise ValueError(f"family_views must be one of {FAMILY_VIEWS}, got {family_views!r}")
+        self.family_views = family_views
         self.det_path = shipped_detector(self.models_dir, family, photo_detector)
+        self.family_det = None  # the family's own detector, where it reads some views only
+        self.family_det_path: Path | None = None
+        if family_views != "all" and self.det_path != self.models_dir / DETECTOR_FILE:
+            self.family_det, self.family_det_path = _session(self.det_path, threads), self.det_path
+            self.det_path = self.models_dir / DETECTOR_FILE
         self.det = _session(self.det_path, threads)
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name
@@ -678,20 +690,25 @@ class CardDetector:
             parts.append((b[~low], sc[~low], c[~low]))
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
+        limits = [self.view_overlap] * len(parts)
         if self.zoom is not None:
             # sure boxes only: its faint ones are mostly a big card's pips and indices, and they took the
             # places (FAINT_MAX) of the faint boxes of whole cards on the real photos (session 69)
-            parts.append(self._boxes_at(image_bgr, self.zoom))
+            zoomed_by = self.family_det if self.family_views == "zoom" else None
+            parts.append(self._boxes_at(image_bgr, self.zoom, session=zoomed_by))
+            limits.append(self.zoom_overlap)
+        if self.family_det is not None and self.family_views == "added":
+            parts.append(self._boxes_at(image_bgr, 1.0, session=self.family_det))
+            limits.append(self.view_overlap)
         if len(parts) > 1:
-            # a shrunk (or zoomed) view only adds cards the views before it missed: a box there that overlaps one found
-            # in a larger view by more than ``view_overlap`` (the zoomed view: ``zoom_overlap``) is that card again,
-            # or several cards taken for one; under it, a card beside or under that one (a covered card's box
-            # overlaps the card on it by 0.2-0.5: session 78)
+            # a shrunk (or zoomed, or the family detector's) view only adds cards the views before it missed: a box
+            # there that overlaps one found before by more than ``view_overlap`` (the zoomed view: ``zoom_overlap``) is
+            # that card again, or several cards taken for one; under it, a card beside or under that one (a covered
+            # card's box overlaps the card on it by 0.2-0.5: session 78)
             for k in range(1, len(parts)):
                 b, sc, c = parts[k]
                 seen = np.concatenate([p[0] for p in parts[:k]]).reshape(-1, 4)  # every earlier view's boxes
-                limit = self.zoom_overlap if self.zoom is not None and k == len(parts) - 1 else self.view_overlap
-                new = np.array([not (len(seen) and (box_iou(x, seen) > limit).any()) for x in b], dtype=bool)
+                new = np.array([not (len(seen) and (box_iou(x, seen) > limits[k]).any()) for x in b], dtype=bool)
                 parts[k] = (b[new], sc[new], c[new])
         if self.outlines:
             outlines = outline_boxes(image_bgr)
@@ -753,8 +770,10 @@ class CardDetector:
         b, sc = b[best], sc[best]
         return b, sc, np.full(len(b), FAINT_CLASS, dtype=int)
 
-    def _boxes_at(self, image_bgr: np.ndarray, factor: float,
-                  conf: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _boxes_at(self, image_bgr: np.ndarray, factor: float, conf: float | None = None,
+                  session=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One view's boxes (``factor`` under 1 shrunk, over 1 zoomed) scored ``conf`` or more (None: the threshold),
+        read by ``session`` (an onnxruntime session of a detector; None: ``self.det``)."""
         h, w = image_bgr.shape[:2]
         top = left = 0
         view = image_bgr
@@ -768,7 +787,8 @@ class CardDetector:
             size = int(round(self.imgsz * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
         img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
-        out = self.det.run(None, {self.det_input: blob})[0]
+        det = self.det if session is None else session
+        out = det.run(None, {det.get_inputs()[0].name: blob})[0]
         pred = out[0] if out.ndim == 3 else out
         if pred.shape[-1] != 6:
             raise ModelError(f"unexpected detector output shape {out.shape}; export with nms=False (end-to-end)")

@@ -54,10 +54,10 @@ from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
-from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, HIDDEN_MODE, HIDDEN_MODES,
-                                       ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT,
-                                       RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR, SIDE_RANK_WEIGHT,
-                                       WHOLE_RANK_SURE, photo_settings)
+from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
+                                       HIDDEN_MODES, ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR,
+                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR,
+                                       SIDE_RANK_WEIGHT, WHOLE_RANK_SURE, photo_settings)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -584,6 +584,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-detector", action="store_true",
                    help="box the cards with the table's detector, not the family's photo detector where one is "
                         "shipped (the Spanish figure before session 65)")
+    p.add_argument("--family-views", choices=FAMILY_VIEWS, default=None,
+                   help="the views the family's photo detector reads, where one is shipped: every view, the zoomed "
+                        "view only, or the image once more after the shared detector, adding boxes it missed "
+                        "(default: the family's PHOTO_FAMILY value, else all)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
@@ -633,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  family=args.family, view_overlap=args.view_overlap,
                                                  zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap,
                                                  faint_overlap_from=args.faint_overlap_from,
-                                                 faint_holds=args.faint_holds))
+                                                 faint_holds=args.faint_holds, family_views=args.family_views))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -649,7 +653,10 @@ def main(argv: list[str] | None = None) -> int:
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
-                    "detector": detector.det_path.name, "classifier": detector.cls_path.name,
+                    "detector": detector.det_path.name,
+                    "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
+                                        if detector.family_det_path is not None else None),
+                    "classifier": detector.cls_path.name,
                     **{k: getattr(detector, k) if detector.corners is not None else None for k in mixing},
                     "corner_crop": detector.corner_crop, "rectify": detector.rectify,
                     "quad_methods": list(detector.quad_methods or vision_crops.QUAD_METHODS),

@@ -70,6 +70,12 @@ def test_evaluate_reports_the_detector_it_read(shared_only: Path, capsys: pytest
         assert evaluate_main(["latency", "--family", "spanish", "--frames", "1", "--models", str(shared_only),
                               *extra]) == 0
         assert json.loads(capsys.readouterr().out)["detector"] == name
+    # a family detector read in some views only is reported beside the shared one
+    assert evaluate_main(["latency", "--family", "spanish", "--frames", "1", "--models", str(shared_only),
+                          "--family-views", "added"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["detector"], report["family_detector"]) == (DETECTOR_FILE,
+                                                               "card-detector-spanish-photo.onnx (added views)")
 
 
 def test_the_shipped_spanish_photo_detector_boxes_more_spanish_cards(tmp_path: Path) -> None:
@@ -105,3 +111,56 @@ def test_the_shipped_spanish_photo_detector_boxes_more_spanish_cards(tmp_path: P
                                for t in truth)
     assert faces >= 200
     assert boxed["own"] >= boxed["shared"] + 0.03 * faces, (boxed, faces)
+
+
+def test_family_views_say_which_views_the_familys_photo_detector_reads(shared_only: Path) -> None:
+    """``family_views`` "all" reads the family's photo detector in place of the shared one; "zoom" and "added" load
+    both, the shared one as ``det``; with no family file, every value reads the shared detector alone."""
+    def photo(views: str) -> dict:
+        return photo_settings(family="french", family_views=views)
+
+    assert photo_settings(family="french")["family_views"] == "all"  # no French photo detector is shipped
+    for views in ("all", "zoom", "added"):
+        det = CardDetector("french", models_dir=shared_only, **photo(views))
+        assert det.det_path == shared_only / DETECTOR_FILE and det.family_det is None
+    shutil.copy(shared_only / DETECTOR_FILE, shared_only / detector_file("french", photo=True))
+    det = CardDetector("french", models_dir=shared_only, **photo("all"))
+    assert det.det_path.name == "card-detector-french-photo.onnx" and det.family_det is None
+    for views in ("zoom", "added"):
+        det = CardDetector("french", models_dir=shared_only, **photo(views))
+        assert det.det_path == shared_only / DETECTOR_FILE and det.family_det_path is not None
+        assert det.family_det_path.name == "card-detector-french-photo.onnx"
+    with pytest.raises(ValueError, match="family_views must be one of"):
+        CardDetector("french", models_dir=shared_only, family_views="some")
+
+
+def test_the_familys_detector_reads_only_the_views_it_is_given(monkeypatch) -> None:
+    """"zoom": the zoomed view is read by the family's detector, the others by the shared one; "added": the shared
+    one reads every view, then the family's reads the image once more and adds the boxes no earlier box overlaps by
+    more than ``view_overlap`` (a box of a card found again is not a second card)."""
+    import copy
+
+    own = object()  # stands for the family's session: _boxes_at is told which one reads
+    card, small, missed, again = (50.0, 40.0, 150.0, 180.0), (320.0, 300.0, 345.0, 335.0), \
+        (200.0, 40.0, 300.0, 180.0), (52.0, 42.0, 150.0, 178.0)
+    read = []
+
+    def boxes_at(img, factor, conf=None, session=None):
+        who = "own" if session is own else "shared"
+        read.append((factor, who))
+        b = {(1.0, "shared"): [card], (1.7, "own"): [small], (1.0, "own"): [missed, again]}.get((factor, who), [])
+        return np.array(b, dtype=np.float64).reshape(-1, 4), np.full(len(b), 0.6), np.zeros(len(b), dtype=int)
+
+    found = {}
+    french = CardDetector("french")
+    for views in ("all", "zoom", "added"):
+        det = copy.copy(french)
+        det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0, 0.65), False, None, 1.7
+        det.family_det, det.family_views = own, views
+        monkeypatch.setattr(det, "_boxes_at", boxes_at)
+        read.clear()
+        found[views] = (sorted(map(tuple, det.find_boxes(np.zeros((400, 400, 3), np.uint8))[0].tolist())), list(read))
+    assert found["all"] == ([card], [(1.0, "shared"), (0.65, "shared"), (1.7, "shared")])
+    assert found["zoom"] == (sorted([card, small]), [(1.0, "shared"), (0.65, "shared"), (1.7, "own")])
+    assert found["added"] == (sorted([card, missed]),
+                              [(1.0, "shared"), (0.65, "shared"), (1.7, "shared"), (1.0, "own")])
