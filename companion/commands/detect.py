@@ -124,7 +124,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "every face found)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, where shipped) "
-                        "before the outline finders' (default: PHOTO_OUTLINE_MODEL)")
+                        "before the outline finders' (default: on for Spanish photos, off for French: "
+                        "PHOTO_FAMILY, else PHOTO_OUTLINE_MODEL)")
     p.add_argument("--zoom", type=float, default=None, metavar="F",
                    help="with the shrunk view, also read the image through the detector's input F times larger, "
                         "for small cards (default: PHOTO_ZOOM, 1.7; 0: not, faster)")

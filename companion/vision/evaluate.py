@@ -601,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
                         "default: the photo settings' PHOTO_QUAD_METHODS, edges,paper,table)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
-                        "(default: PHOTO_OUTLINE_MODEL)")
+                        "(default: the family's PHOTO_FAMILY value, else PHOTO_OUTLINE_MODEL)")
     p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default=None,
                    help="with the outline model: every box, only the boxes another box overlaps, only the "
                         "boxes the finders find no outline for, or only the boxes the detector is sure of (not its "
