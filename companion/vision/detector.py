@@ -787,8 +787,10 @@ class CardDetector:
             size = int(round(self.imgsz * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
         img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
-        det = self.det if session is None else session
-        out = det.run(None, {det.get_inputs()[0].name: blob})[0]
+        if session is None:  # the shared (or the family's "all") detector, its input name read once at start
+            out = self.det.run(None, {self.det_input: blob})[0]
+        else:
+            out = session.run(None, {session.get_inputs()[0].name: blob})[0]
         pred = out[0] if out.ndim == 3 else out
         if pred.shape[-1] != 6:
             raise ModelError(f"unexpected detector output shape {out.shape}; export with nms=False (end-to-end)")
