@@ -98,6 +98,13 @@ def band_file(family: str) -> str:
     return f"card-bands-{family}-photo.onnx"
 
 
+def outline_file(family: str, photo: bool = False) -> str:
+    """The outline model's file: the table's (``OUTLINE_MODEL_FILE``, one for both families); ``photo``: the one a
+    family's photo settings read, when shipped.  Why a family's own: the table's learned French scenes alone, and
+    most Spanish covered cards misread in photos were turned upright by an outline far from the card's (session 81)."""
+    return f"card-outlines-{family}-photo.onnx" if photo else OUTLINE_MODEL_FILE
+
+
 def shipped_file(models: Path, name_for: Callable[..., str], family: str, photo: bool) -> Path:
     """``name_for(family, photo=True)`` in ``models`` when ``photo`` and that file is shipped, else the table's
     ``name_for(family)``: the photo settings read their own corner model and classifier where they exist."""
@@ -474,6 +481,9 @@ class CardDetector:
     ``photo_detector``: likewise, box the cards with ``card-detector-<family>-photo.onnx`` when the models
     folder has one (:func:`shipped_detector`).  Why: session 65's Spanish detector boxed more of the Spanish
     photos' cards and lost a table hand.
+    ``photo_outlines``: likewise, take the outlines from ``card-outlines-<family>-photo.onnx`` when the models
+    folder has one (:func:`outline_file`; else ``card-outlines.onnx``).  Why: the table's outline model learned
+    French scenes alone (session 81).
     ``family_views``: which views that detector reads (``FAMILY_VIEWS``): "all" in place of the shared one; "zoom" the
     zoomed view alone; "added" the image once more after the shared detector's views, adding the boxes no earlier
     box overlaps by more than ``view_overlap`` (see :data:`companion.vision.settings.PHOTO_FAMILY`).
@@ -512,6 +522,7 @@ class CardDetector:
                  quad_methods: str | tuple[str, ...] | None = None, outline_model: bool = False,
                  outline_model_for: str = "all", outline_exclusive: bool = True,
                  outline_model_boxes: float | None = None, photo_detector: bool = False,
+                 photo_outlines: bool = False,
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
                  faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
@@ -646,7 +657,7 @@ class CardDetector:
             raise ValueError(f"outline_model_for must be one of {OUTLINE_MODEL_FOR}, got {outline_model_for!r}")
         self.outline_model_for = outline_model_for
         self.outline_exclusive = outline_exclusive
-        self.outline_path = self.models_dir / OUTLINE_MODEL_FILE
+        self.outline_path = shipped_file(self.models_dir, outline_file, family, photo_outlines)
         self.outline_model: OutlineModel | None = None  # loaded only when it will be read
         self.outline_model_asked = outline_model
         if outline_model and self.corners is not None and rectify != "none" and self.outline_path.is_file():

@@ -584,6 +584,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-detector", action="store_true",
                    help="box the cards with the table's detector, not the family's photo detector where one is "
                         "shipped (the Spanish figure before session 65)")
+    p.add_argument("--table-outlines", action="store_true",
+                   help="take the outlines from the table's outline model, not the family's photo outline model "
+                        "where one is shipped")
     p.add_argument("--family-views", choices=FAMILY_VIEWS, default=None,
                    help="the views the family's photo detector reads, where one is shipped: every view, the zoomed "
                         "view only, or the image once more after the shared detector, adding boxes it missed "
@@ -631,6 +634,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  joint_weight=args.joint_weight, square=args.square,
                                                  photo_classifier=not args.table_classifier,
                                                  photo_detector=not args.table_detector,
+                                                 photo_outlines=not args.table_outlines,
                                                  band_weight=args.band_weight, quad_methods=args.quad,
                                                  outline_model=args.outline_model,
                                                  outline_model_for=args.outline_model_for, zoom=args.zoom,

@@ -321,34 +321,35 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    view_overlap: float | None = None, zoom_overlap: float | None = None,
                    faint_overlap: float | None = None, faint_max: int | None = None,
                    faint_overlap_from: float | None = None, faint_holds: bool | None = None,
-                   family_views: str | None = None) -> dict:
-    """The detector's threshold and scales for photos: the shrunk view and its threshold unless told
-    otherwise (one view alone keeps the table's 0.3), and with it the outline search
-    (:mod:`companion.vision.outlines`; ``outlines`` None: on with the shrunk view, off with the table's one view)
-    and the faint boxes (``faint_conf`` None: ``FAINT_CONF`` with the shrunk view, none with one view; 0: none),
-    and rows of overlapping cards split (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`),
-    and faces named under ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one),
-    and faces named alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too:
-    a photo shows one deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up
-    can take it (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole
-    beside rank times suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read
-    with the photo corner model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the
-    whole card with the photo classifier where one is shipped (``photo_classifier``), and the index bands with
-    the band model where one is (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the
-    finders ``quad_methods`` in that order (None: ``PHOTO_QUAD_METHODS``) after the outline model where
-    ``outline_model`` (None: the family's own, else ``PHOTO_OUTLINE_MODEL``) for the boxes ``outline_model_for``
-    says (None: ``PHOTO_OUTLINE_MODEL_FOR``), and the cards boxed with the family's photo detector where one is shipped
-    (``photo_detector``; :func:`companion.vision.detector.shipped_detector`), and every
-    view letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``), and with the shrunk view a
-    zoomed one for small cards (``zoom``: None: ``PHOTO_ZOOM`` with the shrunk view, none with one view; 0: none),
-    and a shrunk or zoomed view's box kept unless it overlaps an earlier view's by more than ``view_overlap`` /
-    ``zoom_overlap``, a faint box unless a surer box overlaps it by more than ``faint_overlap`` (None:
-    ``VIEW_OVERLAP``) when the detector scored it ``faint_overlap_from`` or more (None: 0), and unless it holds
-    such a box (``faint_holds``; None: not), and the family's photo detector read in the views ``family_views`` says
-    (None: "all"; see ``FAMILY_VIEWS``).  ``family``: where :data:`PHOTO_FAMILY` gives that family its own
-    ``conf`` (with the shrunk view), ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint
-    boxes read: ``FAINT_MAX``), ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``,
-    ``faint_overlap_from``, ``faint_holds`` or ``family_views``, it replaces the shared value (one passed here wins)."""
+                   family_views: str | None = None, photo_outlines: bool = True) -> dict:
+    """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
+    view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
+    ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
+    None: ``FAINT_CONF`` with the shrunk view, none with one view; 0: none), and rows of overlapping cards split
+    (``rows`` None: with the shrunk view, see :meth:`CardDetector.split_rows`), and faces named under
+    ``face_min_prob`` left out (None: ``PHOTO_FACE_MIN_PROB`` with the shrunk view, 0 with one), and faces named
+    alike whose boxes overlap by ``merge_iou`` made one (None: ``MERGE_IOU``, with one view too: a photo shows one
+    deck; 0: not; :mod:`companion.vision.merging`), and no name held twice where a runner-up can take it
+    (``one_deck``; None: ``ONE_DECK``, with one view too), and the readings' faces mixed whole beside rank times
+    suit (``joint_weight``; None: ``JOINT_WEIGHT``, with one view too), and the corners read with the photo corner
+    model where one is shipped (``photo_corners``; see :class:`CardDetector`), and the whole card with the photo
+    classifier where one is shipped (``photo_classifier``), and the index bands with the band model where one is
+    (``band_weight``; None: ``BAND_WEIGHT``), and each card's outline found by the finders ``quad_methods`` in that
+    order (None: ``PHOTO_QUAD_METHODS``) after the outline model where ``outline_model`` (None: the family's own,
+    else ``PHOTO_OUTLINE_MODEL``) for the boxes ``outline_model_for`` says (None: ``PHOTO_OUTLINE_MODEL_FOR``), and
+    the cards boxed with the family's photo detector where one is shipped (``photo_detector``;
+    :func:`companion.vision.detector.shipped_detector`), and the outlines taken from the family's photo outline
+    model where one is shipped (``photo_outlines``; :func:`companion.vision.detector.outline_file`), and every view
+    letterboxed to the detector's square (``square``; see ``PHOTO_SQUARE``), and with the shrunk view a zoomed one
+    for small cards (``zoom``: None: ``PHOTO_ZOOM`` with the shrunk view, none with one view; 0: none), and a shrunk
+    or zoomed view's box kept unless it overlaps an earlier view's by more than ``view_overlap`` / ``zoom_overlap``,
+    a faint box unless a surer box overlaps it by more than ``faint_overlap`` (None: ``VIEW_OVERLAP``) when the
+    detector scored it ``faint_overlap_from`` or more (None: 0), and unless it holds such a box (``faint_holds``;
+    None: not), and the family's photo detector read in the views ``family_views`` says (None: "all"; see
+    ``FAMILY_VIEWS``). ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
+    view), ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
+    ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
+    ``faint_holds`` or ``family_views``, it replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -384,7 +385,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "face_min_prob": face_min_prob, "merge_iou": MERGE_IOU if merge_iou is None else (merge_iou or None),
             "photo_corners": photo_corners, "one_deck": ONE_DECK if one_deck is None else one_deck,
             "joint_weight": JOINT_WEIGHT if joint_weight is None else joint_weight, "square": square,
-            "photo_classifier": photo_classifier, "photo_detector": photo_detector,
+            "photo_classifier": photo_classifier, "photo_detector": photo_detector, "photo_outlines": photo_outlines,
             "band_weight": BAND_WEIGHT if band_weight is None else band_weight,
             "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods,
             "outline_model": (bool(own.get("outline_model", PHOTO_OUTLINE_MODEL)) if outline_model is None

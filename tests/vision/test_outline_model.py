@@ -261,6 +261,36 @@ def test_the_table_and_spanish_photos_read_the_outline_model_and_french_photos_d
     assert detector_identity(None, 0.05)["outline_model"] is False  # a stream says what was read
 
 
+def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, monkeypatch):
+    """Session 81: a family's photos read ``card-outlines-<family>-photo.onnx`` where the models folder has it, in
+    place of the table's ``card-outlines.onnx``; the table, the other family's photos and ``photo_outlines=False``
+    keep the table's; a folder without it reads the table's.  A broken photo file stops the photos that read it
+    with a ModelError naming it, and no one else."""
+    from companion.table.session import table_detector
+    from companion.vision.detector import CardDetector, outline_file
+    from companion.vision.settings import photo_settings
+
+    photo = models_copy / outline_file("spanish", photo=True)
+    assert photo.name == "card-outlines-spanish-photo.onnx" and outline_file("spanish") == OUTLINE_MODEL_FILE
+    photo.unlink(missing_ok=True)
+
+    def spanish(**kw):
+        return CardDetector("spanish", models_dir=models_copy, **photo_settings(family="spanish", **kw))
+
+    assert spanish().outline_path.name == OUTLINE_MODEL_FILE
+    photo.write_bytes((models_copy / OUTLINE_MODEL_FILE).read_bytes())
+    assert spanish().outline_path == photo and isinstance(spanish().outline_model, OutlineModel)
+    assert spanish(photo_outlines=False).outline_path.name == OUTLINE_MODEL_FILE
+    french = CardDetector("french", models_dir=models_copy, **photo_settings(family="french", outline_model=True))
+    assert french.outline_path.name == OUTLINE_MODEL_FILE
+    monkeypatch.setenv("COMPANION_MODELS", str(models_copy))
+    assert table_detector("spanish").outline_path.name == OUTLINE_MODEL_FILE
+    photo.write_bytes(b"not an onnx file")
+    with pytest.raises(ModelError, match="card-outlines-spanish-photo.onnx"):
+        spanish()
+    assert isinstance(table_detector("spanish").outline_model, OutlineModel)
+
+
 def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(models_copy, monkeypatch):
     """The table reads ``card-outlines.onnx`` when the models folder has it: a broken one stops the table's
     detector with the vision layer's ModelError naming the file (``companion run``/``replay`` print it), not a
