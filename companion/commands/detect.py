@@ -123,7 +123,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "view: the family's own where PHOTO_FAMILY sets one, else 0.2; 0 with --scales 1; 0 keeps "
                         "every face found)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
-                   help="turn each card upright by the outline model's outline (card-outlines.onnx, where shipped) "
+                   help="turn each card upright by the outline model's outline (card-outlines.onnx, or the family's "
+                        "card-outlines-<family>-photo.onnx, where shipped) "
                         "before the outline finders' (default: on for Spanish photos, off for French: "
                         "PHOTO_FAMILY, else PHOTO_OUTLINE_MODEL)")
     p.add_argument("--zoom", type=float, default=None, metavar="F",

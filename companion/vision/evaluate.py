@@ -603,7 +603,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="find each card's outline with these finders, in this order (paper, table, edges; "
                         "default: the photo settings' PHOTO_QUAD_METHODS, edges,paper,table)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
-                   help="take each card's outline from the outline model (card-outlines.onnx) before the finders "
+                   help="take each card's outline from the outline model (card-outlines.onnx, or the family's photo one "
+                        "where shipped, unless --table-outlines) before the finders "
                         "(default: the family's PHOTO_FAMILY value, else PHOTO_OUTLINE_MODEL)")
     p.add_argument("--outline-model-for", choices=OUTLINE_MODEL_FOR, default=None,
                    help="with the outline model: every box, only the boxes another box overlaps, only the "
