@@ -77,6 +77,46 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
     return cv2.resize(crop, (size, size), interpolation=interp), matrix
 
 
+def edge_grown_boxes(boxes: np.ndarray, shape: tuple[int, ...], short_over_long: float,
+                     touch: float = 1.0) -> tuple[np.ndarray, int]:
+    """``boxes`` (N x 4) with each box the frame cuts grown past the frame's edge to a card's shape, and the
+    margin (pixels, each side) the image must be padded with to hold them all: ``pad_frame(image, margin)`` and
+    ``grown + margin`` cut the crops.  A box touching an edge (within ``touch`` pixels) whose side along that
+    edge's axis is shorter than a card's short side can be (the other side times ``short_over_long``) is grown
+    outward, away from the frame, to that length; a box touching both edges of an axis, or an edge of each axis
+    (its other side is no whole side either), or already of a card's shape, is left as it is.
+
+    Why: :func:`crop_card` squashes a box to a square, and a box the frame cuts holds part of a card, so its
+    crop shows a card of the wrong shape with its index not where a card's lies.  Grown, the crop holds the
+    card's visible part where a whole card's would lie and grey where the frame cut it off (session 82:
+    French faces cut by the frame's edge, boxed by the detector, were mostly dropped as named weakly)."""
+    grown = np.asarray(boxes, dtype=np.float64).reshape(-1, 4).copy()
+    height, width = shape[:2]
+    for b in grown:
+        cut = [(b[0] <= touch, b[2] >= width - touch), (b[1] <= touch, b[3] >= height - touch)]
+        for axis, (lo, hi) in enumerate(((0, 2), (1, 3))):
+            at_lo, at_hi = cut[axis]
+            if at_lo == at_hi or any(cut[1 - axis]):
+                continue  # uncut, cut on both sides, or cut across too: no whole side to take the card's size from
+            need = (b[5 - hi] - b[3 - hi]) * short_over_long - (b[hi] - b[lo])
+            if need <= 0:
+                continue
+            if at_lo:
+                b[lo] -= need
+            else:
+                b[hi] += need
+    margin = int(np.ceil(max(0.0, -grown[:, :2].min(initial=0.0), (grown[:, 2] - width).max(initial=0.0),
+                             (grown[:, 3] - height).max(initial=0.0))))
+    return grown, margin
+
+
+def pad_frame(image: np.ndarray, margin: int) -> np.ndarray:
+    """``image`` inside a grey (114, the detector's letterbox grey) band ``margin`` pixels wide."""
+    if margin <= 0:
+        return image
+    return cv2.copyMakeBorder(image, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+
+
 # The index corner: the share of a crop's width and height that holds a card's rank and suit
 # when the card lies within about 30 degrees of upright (crop_card turns it long side up).
 CORNER = 64

@@ -41,8 +41,8 @@ import numpy as np
 
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, card_quad, corner_views,
-                                    crop_card, paper_box, paper_reach, paper_share, rectified_crop, side_views,
-                                    top_left_views)
+                                    crop_card, edge_grown_boxes, pad_frame, paper_box, paper_reach, paper_share,
+                                    rectified_crop, side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
@@ -51,10 +51,10 @@ from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FO
                                            match_outlines, outline_fits)
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
-from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, DETECTOR_MIN_SIDE,
-                                       DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER, FAINT_HOLDS_AREA,
-                                       FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS, FOUND_BY_DETECTOR,
-                                       FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
+from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_LONG, CORNER_SHIFTS, CORNER_WEIGHT,
+                                       DETECTOR_MIN_SIDE, DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER,
+                                       FAINT_HOLDS_AREA, FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS,
+                                       FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
                                        SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
@@ -497,6 +497,10 @@ class CardDetector:
     ``faint_overlap_from`` (under it: ``VIEW_OVERLAP`` at most); ``faint_holds``: a faint box that overlaps a surer
     box by more than that and holds most of it is dropped (a box around two cards); ``faint_max``: at most this many
     faint boxes are read, the best scored (``FAINT_MAX``; see :data:`companion.vision.settings.PHOTO_FAMILY`).
+    ``edge_crops``: a box the frame cuts is read grown past the frame's edge to a card's shape
+    (``CARD_SHORT_OVER_LONG``), the image padded with grey (:func:`companion.vision.crops.edge_grown_boxes`), so
+    its crop is not a part of a card squashed square; its detection keeps its box.  Off everywhere: the shipped
+    classifiers learned cut cards from squashed crops, and read grown ones no better (rule 86, session 82).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -526,7 +530,7 @@ class CardDetector:
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
                  faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
-                 family_views: str = "all") -> None:
+                 family_views: str = "all", edge_crops: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -543,6 +547,7 @@ class CardDetector:
             raise ValueError(f"zoom_small must be in (0, 1], got {zoom_small!r}")
         self.zoom = zoom or None
         self.zoom_small = zoom_small
+        self.edge_crops = edge_crops
         for name, value in (("view_overlap", view_overlap), ("zoom_overlap", zoom_overlap),
                             ("faint_overlap", faint_overlap)):
             if value is not None and not 0.0 <= value <= 1.0:
@@ -836,8 +841,13 @@ class CardDetector:
         boxes the detector is sure of (``outline_model_for`` "sure"; None: all of them).
         """
         crops, ok = [], []
-        for i, b in enumerate(boxes):
-            c = crop_card(image_bgr, tuple(b), self.crop)
+        # the whole-card and corner crops: of boxes the frame cuts, grown to a card's shape (``edge_crops``)
+        crop_image, crop_boxes = image_bgr, boxes
+        if self.edge_crops and len(boxes):
+            grown, margin = edge_grown_boxes(boxes, image_bgr.shape, CARD_SHORT_OVER_LONG[self.family])
+            crop_image, crop_boxes = pad_frame(image_bgr, margin), grown + margin
+        for i, b in enumerate(crop_boxes):
+            c = crop_card(crop_image, tuple(b), self.crop)
             if c is not None:
                 crops.append(c)
                 ok.append(i)
@@ -848,7 +858,7 @@ class CardDetector:
         big = None
         if self.corners is not None and self.corner_crop and self.corner_crop != self.crop:
             # (a box crop_card could cut at one size it can cut at any other)
-            big = np.stack([crop_card(image_bgr, tuple(boxes[i]), self.corner_crop) for i in ok])
+            big = np.stack([crop_card(crop_image, tuple(crop_boxes[i]), self.corner_crop) for i in ok])
         upright = None
         if self.corners is not None and self.rectify in ("corners", "both", "blend"):
             size = self.corner_crop or self.crop

@@ -268,6 +268,10 @@ TABLE_OUTLINE_MODEL_BOXES: float | None = None
 # 476 -> 477 of 480; fresh seeds 8-15: 458 -> 461 and 473 -> 474; mAP50 val52 0.6725 -> 0.6765, val53 0.6704
 # -> 0.6710), but the real photos lost 6 of 527 cards (495 -> 489, false per photo 0.098 -> 0.112).
 PHOTO_SQUARE = True
+# A card's short side over its long side as a photo shows it, by family: the median over the full-view cards of 100
+# synthetic scenes (the true corners' smallest rotated rectangle; fr6613 0.68 of 281, val6592 0.64 of 238; a tilted
+# photo's perspective spreads them 0.57-0.77).  Read by CardDetector's ``edge_crops`` (rule 86, session 82).
+CARD_SHORT_OVER_LONG = {"french": 0.68, "spanish": 0.64}
 TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detections per real photo (v3)
 
 

@@ -1,0 +1,89 @@
+"""Boxes the frame cuts, read grown to a card's shape (companion.vision.crops.edge_grown_boxes, CardDetector's
+``edge_crops``): the part of the card in the frame stays where it is, only the cut side grows, and the crop shows
+grey where the frame cut the card off instead of the visible part squashed square."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.vision.crops import crop_card, edge_grown_boxes, pad_frame
+
+SHAPE = (480, 640, 3)
+
+
+def test_a_box_cut_at_one_edge_grows_past_it_to_a_cards_shape():
+    boxes = np.array([
+        [0, 100, 40, 190],      # cut at the left, 40 wide for 90 tall: grows left to 63
+        [300, 0, 360, 30],      # cut at the top, 30 tall for 60 wide: grows up to 42
+        [610, 300, 640, 400],   # cut at the right: grows right to 70
+        [200, 100, 260, 140],   # inside the frame: as it is
+        [577, 10, 640, 100],    # cut at the right but already a card's width for its height: as it is
+        [0, 0, 30, 30],         # cut at a corner: no whole side to size it by
+        [0, 0, 640, 50],        # cut at both sides: as it is
+    ], dtype=float)
+    grown, margin = edge_grown_boxes(boxes, SHAPE, 0.7)
+    np.testing.assert_allclose(grown[0], [40 - 90 * 0.7, 100, 40, 190])
+    np.testing.assert_allclose(grown[1], [300, 30 - 60 * 0.7, 360, 30])
+    np.testing.assert_allclose(grown[2], [610, 300, 610 + 100 * 0.7, 400])
+    np.testing.assert_allclose(grown[3:], boxes[3:])
+    assert margin == 40  # the furthest a box reaches past the frame (the right one, 40 px; the left 23, up 12)
+
+
+def test_nothing_to_grow_needs_no_padding():
+    boxes = np.array([[10, 10, 80, 110], [100, 100, 170, 200]], dtype=float)
+    grown, margin = edge_grown_boxes(boxes, SHAPE, 0.7)
+    np.testing.assert_array_equal(grown, boxes)
+    assert margin == 0 and pad_frame(np.zeros(SHAPE, np.uint8), 0).shape == SHAPE
+    assert edge_grown_boxes(np.zeros((0, 4)), SHAPE, 0.7)[1] == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0, 600), st.floats(0, 440), st.floats(5, 300), st.floats(5, 300))
+def test_growing_keeps_what_the_frame_shows_and_the_padding_holds_it(x, y, w, h):
+    box = np.array([[x, y, min(640.0, x + w), min(480.0, y + h)]])
+    grown, margin = edge_grown_boxes(box, SHAPE, 0.7)
+    g = grown[0]
+    # clipped to the frame, the grown box is the box (a box within a pixel of the edge counts as cut by it): the
+    # card's visible part is read where it is
+    np.testing.assert_allclose([max(g[0], 0), max(g[1], 0), min(g[2], 640), min(g[3], 480)], box[0], atol=1.0)
+    assert g[0] >= -margin and g[1] >= -margin and g[2] <= 640 + margin and g[3] <= 480 + margin
+    grew = not np.allclose(g, box[0])
+    if grew:  # only a box cut on one side of one axis grows, to a card's short side for its other side
+        width, height = g[2] - g[0], g[3] - g[1]
+        assert np.isclose(width, height * 0.7) or np.isclose(height, width * 0.7)
+
+
+def test_the_crop_of_a_grown_box_shows_grey_where_the_frame_cut_the_card():
+    image = np.full(SHAPE, 255, np.uint8)  # a white card filling the frame's left edge
+    box = np.array([[0, 100, 35, 200]], dtype=float)  # 35 of its 70 pixels' width in the frame
+    grown, margin = edge_grown_boxes(box, SHAPE, 0.7)
+    crop = crop_card(pad_frame(image, margin), tuple(grown[0] + margin), 96)
+    assert crop is not None
+    row = crop[48, :, 0]
+    assert (row[:40] == 114).all() and (row[56:] == 255).all()  # grey on the cut half, the card on the other
+    squashed = crop_card(image, tuple(box[0]), 96)
+    assert (squashed[48, 5:, 0] == 255).all()  # read as it was, the half card fills the crop
+
+
+def test_the_detector_reads_cut_boxes_grown_and_the_rest_as_before():
+    """With ``edge_crops`` a box inside the frame is read exactly as without it, and a box the frame cuts is read
+    from its grown crop: a fixture card cut in half by the frame is read differently, and still read."""
+    import json
+    from pathlib import Path
+
+    from companion.vision.detector import CardDetector, read_image
+
+    fixtures = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
+    rec = json.loads((fixtures / "fixtures.json").read_text())[0]
+    image = read_image(fixtures / rec["image"])
+    plain, grown = CardDetector("french"), CardDetector("french", edge_crops=True)
+    inside = np.array([c["box"] for c in rec["cards"]], dtype=float)
+    assert not edge_grown_boxes(inside, image.shape, 0.68)[1]  # no fixture card touches the frame
+    assert plain.readings(image, inside) == grown.readings(image, inside)
+    x1, y1, x2, y2 = inside[0]
+    half = image[:, int((x1 + x2) / 2):]  # the frame now cuts the first card down its middle
+    cut = np.array([[0.0, y1, x2 - int((x1 + x2) / 2), y2]])
+    a, b = plain.readings(half, cut), grown.readings(half, cut)
+    assert a and b and a[0] and b[0] and a != b
