@@ -81,7 +81,7 @@ def _recrop(args: argparse.Namespace) -> int:
             print(f"error: no {split} scenes of {args.family} under {args.data} (build them first)", file=sys.stderr)
             return 1
         count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers,
-                               backs=args.backs, covered=args.covered)
+                               backs=args.backs, covered=args.covered, edge_grown=args.edge_grown)
         print(f"{args.family} {split}: {count} crops -> {args.out}/{split}", flush=True)
     print(f"done in {time.time() - t0:.0f}s")
     return 0
@@ -261,6 +261,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--covered", action="store_true",
                    help="crop every card a detector is asked to box, however much of it another card covers "
                         "(default: only cards at least 60 %% visible)")
+    r.add_argument("--edge-grown", action="store_true",
+                   help="cut a card the frame cuts from its box grown past the frame to a card's shape, grey beyond "
+                        "it, as the detector's edge_crops reads one (default: the box squashed square)")
     r.set_defaults(func=_recrop)
     g = sub.add_parser("glyphs", help="draw index corners from typefaces alone, for the corner classifier")
     g.add_argument("--n", type=int, required=True, help="corner images to draw")

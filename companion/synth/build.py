@@ -31,7 +31,8 @@ from companion.synth.index_corners import INDEX_REGION
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
 from companion.synth.scene import Placement, Scene, boxable, compose_scene
-from companion.vision.crops import CROP, crop_card  # noqa: F401  (re-exported)
+from companion.vision.crops import CROP, crop_card, edge_grown_boxes, pad_frame  # noqa: F401  (CROP re-exported)
+from companion.vision.settings import CARD_SHORT_OVER_LONG
 
 DETECT_NAMES = {0: "card", 1: "back"}
 CROP_MIN_VISIBLE = 0.6
@@ -159,7 +160,8 @@ def yolo_lines(scene: Scene) -> list[str]:
 
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float, float]], folder: Path, stem: str,
-                crop: int, rng: np.random.Generator, backs: bool = False, covered: bool = False) -> int:
+                crop: int, rng: np.random.Generator, backs: bool = False, covered: bool = False,
+                edge_grown: float | None = None) -> int:
     """Write the classifier crop of each face-up card of ``cards`` that is enough in view
     ((card, box, visible fraction, index-corner visible fraction), in scene order) to
     ``folder/<CARD>/<stem>_<k>.jpg``.
@@ -172,7 +174,10 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     trained on mostly visible cards only, it named the covering card (the synthetic
     validation's cards under half visible were named right 14 % of the time).
     ``backs``: face-down cards too, in ``folder/back/`` (a "back" class lets the classifier
-    overrule the detector when it boxes an unseen deck back as a face).  Returns the number written.
+    overrule the detector when it boxes an unseen deck back as a face).  ``edge_grown``: a card's short side over
+    its long side; a box the frame cuts is cut grown past the frame to that shape, grey beyond the frame, as
+    ``CardDetector(edge_crops=True)`` reads one (:func:`companion.vision.crops.edge_grown_boxes`; None: squashed
+    as before).  Returns the number written.
     """
     count = 0
     for k, (card, box, visible, index_visible) in enumerate(cards):
@@ -180,7 +185,11 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
             continue
         if not (boxable(visible, index_visible) if covered else visible >= CROP_MIN_VISIBLE):
             continue
-        img = crop_card(image, tuple(box), crop, rng)
+        if edge_grown is None:
+            img = crop_card(image, tuple(box), crop, rng)
+        else:
+            grown, margin = edge_grown_boxes(np.asarray([box], dtype=np.float64), image.shape, edge_grown)
+            img = crop_card(pad_frame(image, margin), tuple(grown[0] + margin), crop, rng)
         if img is None:
             continue
         d = folder / card
@@ -454,8 +463,9 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(pool.map(_crop_worker, chunks))
 
 
-def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool]) -> tuple[int, list[str]]:
-    root, lines, split, out, seed, crop, backs, covered = args
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, float | None]
+                   ) -> tuple[int, list[str]]:
+    root, lines, split, out, seed, crop, backs, covered, edge_grown = args
     cv2.setNumThreads(1)
     count = 0
     unreadable: list[str] = []
@@ -468,14 +478,16 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool]) 
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
         count += write_crops(image, [(c["card"], c["box"], c["visible"], c["index_visible"]) for c in rec["cards"]],
-                             Path(out) / split, stem, crop, rng, backs, covered)
+                             Path(out) / split, stem, crop, rng, backs, covered, edge_grown)
     return count, unreadable
 
 
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
-                   workers: int = 1, crop: int = CROP, backs: bool = False, covered: bool = False) -> int:
+                   workers: int = 1, crop: int = CROP, backs: bool = False, covered: bool = False,
+                   edge_grown: bool = False) -> int:
     """Cut classifier crops again from the scenes already rendered under ``root`` (``backs``, ``covered``:
-    see :func:`write_crops`).
+    see :func:`write_crops`; ``edge_grown``: boxes the frame cuts grown to the family's card shape,
+    ``CARD_SHORT_OVER_LONG``, as ``CardDetector(edge_crops=True)`` reads them).
 
     When the crop recipe changes (:func:`crop_card`), the rendered scenes and their
     ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
@@ -484,7 +496,8 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
-    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered)
+    shape = CARD_SHORT_OVER_LONG[family] if edge_grown else None
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape)
               for a in range(0, len(lines), step)]
     if workers <= 1:
         results = [_recrop_worker(c) for c in chunks]

@@ -87,3 +87,23 @@ def test_the_detector_reads_cut_boxes_grown_and_the_rest_as_before():
     cut = np.array([[0.0, y1, x2 - int((x1 + x2) / 2), y2]])
     a, b = plain.readings(half, cut), grown.readings(half, cut)
     assert a and b and a[0] and b[0] and a != b
+
+
+def test_training_crops_of_cut_cards_can_be_cut_grown_as_the_detector_reads_them(tmp_path):
+    """``write_crops(edge_grown=...)`` (``companion dataset recrop --edge-grown``): a card the frame cuts is cut
+    from its box grown past the frame, grey where the frame ends, the crop ``CardDetector(edge_crops=True)``
+    reads; a card inside the frame is cut as before, the same pixels."""
+    import cv2
+
+    from companion.synth.build import write_crops
+
+    image = np.full((240, 320, 3), 255, np.uint8)
+    cards = [("QH", (0.0, 20.0, 35.0, 120.0), 1.0, 1.0),     # cut by the left edge: 35 of its 70 pixels
+             ("7S", (150.0, 20.0, 220.0, 120.0), 1.0, 1.0)]  # inside the frame
+    for name, grown in (("plain", None), ("grown", 0.7)):
+        assert write_crops(image, cards, tmp_path / name, "s", 96, np.random.default_rng(0), edge_grown=grown) == 2
+    read = {(name, card): cv2.imread(str(tmp_path / name / card / f"s_{k}.jpg"))
+            for name in ("plain", "grown") for k, card in enumerate(("QH", "7S"))}
+    assert (read["plain", "QH"][48, 10:86, 0] > 200).all()  # squashed: the half card fills the crop
+    assert (np.abs(read["grown", "QH"][48, 5:30, 0].astype(int) - 114) < 20).all()  # grown: grey where cut
+    assert np.array_equal(read["plain", "7S"], read["grown", "7S"])
