@@ -31,7 +31,7 @@ from companion.synth.index_corners import INDEX_REGION
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
 from companion.synth.scene import Placement, Scene, boxable, compose_scene
-from companion.vision.crops import CROP, crop_card, edge_grown_boxes, pad_frame  # noqa: F401  (CROP re-exported)
+from companion.vision.crops import CROP, crop_card, edge_grown_frame  # noqa: F401  (CROP re-exported)
 from companion.vision.settings import CARD_SHORT_OVER_LONG
 
 DETECT_NAMES = {0: "card", 1: "back"}
@@ -176,7 +176,7 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     ``backs``: face-down cards too, in ``folder/back/`` (a "back" class lets the classifier
     overrule the detector when it boxes an unseen deck back as a face).  ``edge_grown``: a card's short side over
     its long side; a box the frame cuts is cut grown past the frame to that shape, grey beyond the frame, as
-    ``CardDetector(edge_crops=True)`` reads one (:func:`companion.vision.crops.edge_grown_boxes`; None: squashed
+    ``CardDetector(edge_crops=True)`` reads one (:func:`companion.vision.crops.edge_grown_frame`; None: squashed
     as before).  Returns the number written.
     """
     count = 0
@@ -188,8 +188,8 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
         if edge_grown is None:
             img = crop_card(image, tuple(box), crop, rng)
         else:
-            grown, margin = edge_grown_boxes(np.asarray([box], dtype=np.float64), image.shape, edge_grown)
-            img = crop_card(pad_frame(image, margin), tuple(grown[0] + margin), crop, rng)
+            source, grown = edge_grown_frame(image, np.asarray([box], dtype=np.float64), edge_grown)
+            img = crop_card(source, tuple(grown[0]), crop, rng)
         if img is None:
             continue
         d = folder / card

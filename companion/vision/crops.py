@@ -117,6 +117,14 @@ def pad_frame(image: np.ndarray, margin: int) -> np.ndarray:
     return cv2.copyMakeBorder(image, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=(114, 114, 114))
 
 
+def edge_grown_frame(image: np.ndarray, boxes: np.ndarray, short_over_long: float) -> tuple[np.ndarray, np.ndarray]:
+    """The image and boxes to cut crops from with the boxes the frame cuts grown (:func:`edge_grown_boxes`): the
+    image padded as far as the furthest grown box reaches (itself where none grows) and every box moved with it.
+    The one place the detector's reading (``edge_crops``) and the training crops (``recrop --edge-grown``) pad."""
+    grown, margin = edge_grown_boxes(boxes, image.shape, short_over_long)
+    return pad_frame(image, margin), grown + margin
+
+
 # The index corner: the share of a crop's width and height that holds a card's rank and suit
 # when the card lies within about 30 degrees of upright (crop_card turns it long side up).
 CORNER = 64

@@ -41,8 +41,8 @@ import numpy as np
 
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, card_quad, corner_views,
-                                    crop_card, edge_grown_boxes, pad_frame, paper_box, paper_reach, paper_share,
-                                    rectified_crop, side_views, top_left_views)
+                                    crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
+                                    side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
 from companion.vision.merging import merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
@@ -498,7 +498,7 @@ class CardDetector:
     box by more than that and holds most of it is dropped (a box around two cards); ``faint_max``: at most this many
     faint boxes are read, the best scored (``FAINT_MAX``; see :data:`companion.vision.settings.PHOTO_FAMILY`).
     ``edge_crops``: a box the frame cuts is read grown past the frame's edge to a card's shape
-    (``CARD_SHORT_OVER_LONG``), the image padded with grey (:func:`companion.vision.crops.edge_grown_boxes`), so
+    (``CARD_SHORT_OVER_LONG``), the image padded with grey (:func:`companion.vision.crops.edge_grown_frame`), so
     its crop is not a part of a card squashed square; its detection keeps its box.  Off everywhere: the shipped
     classifiers learned cut cards from squashed crops, and read grown ones no better (rule 86, session 82).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
@@ -844,8 +844,7 @@ class CardDetector:
         # the whole-card and corner crops: of boxes the frame cuts, grown to a card's shape (``edge_crops``)
         crop_image, crop_boxes = image_bgr, boxes
         if self.edge_crops and len(boxes):
-            grown, margin = edge_grown_boxes(boxes, image_bgr.shape, CARD_SHORT_OVER_LONG[self.family])
-            crop_image, crop_boxes = pad_frame(image_bgr, margin), grown + margin
+            crop_image, crop_boxes = edge_grown_frame(image_bgr, boxes, CARD_SHORT_OVER_LONG[self.family])
         for i, b in enumerate(crop_boxes):
             c = crop_card(crop_image, tuple(b), self.crop)
             if c is not None:
