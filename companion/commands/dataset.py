@@ -75,13 +75,17 @@ def _recrop(args: argparse.Namespace) -> int:
 
     from companion.synth.build import recrop_dataset
 
+    if args.edge_cut and not args.edge_grown:
+        print("error: --edge-cut needs --edge-grown (a card the frame cuts is read grown)", file=sys.stderr)
+        return 2
     t0 = time.time()
     for split in args.split:
         if not (Path(args.data) / "scenes" / f"{split}-{args.family}.jsonl").is_file():
             print(f"error: no {split} scenes of {args.family} under {args.data} (build them first)", file=sys.stderr)
             return 1
         count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers,
-                               backs=args.backs, covered=args.covered, edge_grown=args.edge_grown)
+                               backs=args.backs, covered=args.covered, edge_grown=args.edge_grown,
+                               edge_cut=args.edge_cut)
         print(f"{args.family} {split}: {count} crops -> {args.out}/{split}", flush=True)
     print(f"done in {time.time() - t0:.0f}s")
     return 0
@@ -264,6 +268,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--edge-grown", action="store_true",
                    help="cut a card the frame cuts from its box grown past the frame to a card's shape, grey beyond "
                         "it, as the detector's edge_crops reads one (default: the box squashed square)")
+    r.add_argument("--edge-cut", type=float, default=0.0, metavar="P",
+                   help="with --edge-grown: also cut this share of the cards as if the frame's edge cut them "
+                        "(a side and 15-50 %% of the card off), grown as the detector reads them (default 0)")
     r.set_defaults(func=_recrop)
     g = sub.add_parser("glyphs", help="draw index corners from typefaces alone, for the corner classifier")
     g.add_argument("--n", type=int, required=True, help="corner images to draw")

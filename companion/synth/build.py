@@ -161,7 +161,7 @@ def yolo_lines(scene: Scene) -> list[str]:
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float, float]], folder: Path, stem: str,
                 crop: int, rng: np.random.Generator, backs: bool = False, covered: bool = False,
-                edge_grown: float | None = None) -> int:
+                edge_grown: float | None = None, edge_cut: float = 0.0) -> int:
     """Write the classifier crop of each face-up card of ``cards`` that is enough in view
     ((card, box, visible fraction, index-corner visible fraction), in scene order) to
     ``folder/<CARD>/<stem>_<k>.jpg``.
@@ -177,7 +177,8 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     overrule the detector when it boxes an unseen deck back as a face).  ``edge_grown``: a card's short side over
     its long side; a box the frame cuts is cut grown past the frame to that shape, grey beyond the frame, as
     ``CardDetector(edge_crops=True)`` reads one (:func:`companion.vision.crops.edge_grown_frame`; None: squashed
-    as before).  Returns the number written.
+    as before).  ``edge_cut`` (with ``edge_grown``): the share of those cards also written cut by a frame's edge,
+    ``<stem>_<k>e.jpg`` (:func:`edge_cut_crop`).  Returns the number written.
     """
     count = 0
     for k, (card, box, visible, index_visible) in enumerate(cards):
@@ -196,7 +197,46 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
         d.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(d / f"{stem}_{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         count += 1
+        if edge_grown is not None and edge_cut > 0.0 and rng.random() < edge_cut:
+            cut = edge_cut_crop(image, box, edge_grown, crop, rng)
+            if cut is not None:
+                cv2.imwrite(str(d / f"{stem}_{k}e.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                count += 1
     return count
+
+
+EDGE_CUT_SHARE = (0.15, 0.5)  # how much of a card (along the cut axis) a simulated frame edge takes off
+
+
+def edge_cut_crop(image: np.ndarray, box: tuple[float, ...], short_over_long: float, crop: int,
+                  rng: np.random.Generator) -> np.ndarray | None:
+    """The crop ``CardDetector(edge_crops=True)`` reads of this card were the frame's edge to cut it: a side drawn
+    at random, a share of the card along it (``EDGE_CUT_SHARE``, so half of it at least stays in view, as the
+    labels ask of a card to box) cut off by ending the image there, its box clipped to that frame and grown back
+    past it to a card's shape (:func:`companion.vision.crops.edge_grown_frame`), grey where the frame ends.
+
+    Why: a rendered scene seldom puts a card at its frame's edge (436 of 12,978 crops of session 80's French
+    training scenes), and the classifiers read such a card's grown crop no better than its squashed one (rule 86):
+    they have to be shown many.  The card is the scene's own, lit and covered as drawn; only the frame is moved."""
+    x1, y1, x2, y2 = (float(v) for v in box[:4])
+    side = int(rng.integers(4))  # 0 left, 1 top, 2 right, 3 bottom
+    share = rng.uniform(*EDGE_CUT_SHARE)
+    if side % 2 == 0:
+        at = int(round(x1 + share * (x2 - x1))) if side == 0 else int(round(x2 - share * (x2 - x1)))
+        if not 0 < at < image.shape[1]:
+            return None
+        sub = image[:, at:] if side == 0 else image[:, :at]
+        shift = at if side == 0 else 0
+        cut = [max(x1 - shift, 0.0), y1, min(x2 - shift, float(sub.shape[1])), y2]
+    else:
+        at = int(round(y1 + share * (y2 - y1))) if side == 1 else int(round(y2 - share * (y2 - y1)))
+        if not 0 < at < image.shape[0]:
+            return None
+        sub = image[at:] if side == 1 else image[:at]
+        shift = at if side == 1 else 0
+        cut = [x1, max(y1 - shift, 0.0), x2, min(y2 - shift, float(sub.shape[0]))]
+    source, grown = edge_grown_frame(sub, np.asarray([cut], dtype=np.float64), short_over_long)
+    return crop_card(source, tuple(grown[0]), crop, rng)
 
 
 def _in_view(scene: Scene) -> list[tuple[str, tuple[float, ...], float, float]]:
@@ -463,9 +503,9 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(pool.map(_crop_worker, chunks))
 
 
-def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, float | None]
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, float | None, float]
                    ) -> tuple[int, list[str]]:
-    root, lines, split, out, seed, crop, backs, covered, edge_grown = args
+    root, lines, split, out, seed, crop, backs, covered, edge_grown, edge_cut = args
     cv2.setNumThreads(1)
     count = 0
     unreadable: list[str] = []
@@ -478,16 +518,17 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, f
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
         count += write_crops(image, [(c["card"], c["box"], c["visible"], c["index_visible"]) for c in rec["cards"]],
-                             Path(out) / split, stem, crop, rng, backs, covered, edge_grown)
+                             Path(out) / split, stem, crop, rng, backs, covered, edge_grown, edge_cut)
     return count, unreadable
 
 
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
                    workers: int = 1, crop: int = CROP, backs: bool = False, covered: bool = False,
-                   edge_grown: bool = False) -> int:
+                   edge_grown: bool = False, edge_cut: float = 0.0) -> int:
     """Cut classifier crops again from the scenes already rendered under ``root`` (``backs``, ``covered``:
     see :func:`write_crops`; ``edge_grown``: boxes the frame cuts grown to the family's card shape,
-    ``CARD_SHORT_OVER_LONG``, as ``CardDetector(edge_crops=True)`` reads them).
+    ``CARD_SHORT_OVER_LONG``, as ``CardDetector(edge_crops=True)`` reads them; ``edge_cut``, with it: the share of
+    cards also cut as if the frame's edge cut them, :func:`edge_cut_crop`).
 
     When the crop recipe changes (:func:`crop_card`), the rendered scenes and their
     ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
@@ -496,8 +537,12 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
+    if edge_cut and not edge_grown:
+        raise ValueError("edge_cut needs edge_grown: a card cut by the frame is read grown")
+    if not 0.0 <= edge_cut <= 1.0:
+        raise ValueError(f"edge_cut must be a share in [0, 1], got {edge_cut!r}")
     shape = CARD_SHORT_OVER_LONG[family] if edge_grown else None
-    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape)
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape, edge_cut)
               for a in range(0, len(lines), step)]
     if workers <= 1:
         results = [_recrop_worker(c) for c in chunks]

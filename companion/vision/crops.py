@@ -6,6 +6,9 @@ import cv2
 import numpy as np
 
 CROP = 96
+# crop_card's margin around a box and, in training, the most its jitter moves a box's side (shares of the box's size)
+CROP_PAD = 0.03
+CROP_JITTER = 0.06
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -20,7 +23,7 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-              rng: np.random.Generator | None = None) -> np.ndarray | None:
+              rng: np.random.Generator | None = None, pad: float = CROP_PAD) -> np.ndarray | None:
     """The card's box (jittered when ``rng`` is given), padded 3 %, long side up, squashed to size x size.
 
     A box wider than tall holds a card lying closer to horizontal: turning it a
@@ -31,13 +34,15 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
 
     Training crops (with ``rng``, mimicking a detector's box error) and inference
     crops (without) go through this one function so they look alike.
+    ``pad``: the margin around the box, a share of its size (``CROP_PAD``, what the classifiers learned).
     Returns None when the box is degenerate or outside the image.
     """
-    return crop_card_mapped(image, box, size, rng)[0]
+    return crop_card_mapped(image, box, size, rng, pad)[0]
 
 
 def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-                     rng: np.random.Generator | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
+                     rng: np.random.Generator | None = None,
+                     pad: float = CROP_PAD) -> tuple[np.ndarray | None, np.ndarray | None]:
     """:func:`crop_card`'s crop and the 3x3 matrix taking the image's pixels to the crop's (None, None where
     it cuts none): training data that labels what lies where in a crop (which index corner a window shows,
     ``companion.synth.scene_corners``) follows the card's own corners into it."""
@@ -46,11 +51,10 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
     if w < 4 or h < 4:
         return None, None
     if rng is not None:
-        jx = rng.uniform(-0.06, 0.06, 2) * w
-        jy = rng.uniform(-0.06, 0.06, 2) * h
+        jx = rng.uniform(-CROP_JITTER, CROP_JITTER, 2) * w
+        jy = rng.uniform(-CROP_JITTER, CROP_JITTER, 2) * h
         x1, x2 = x1 + jx[0], x2 + jx[1]
         y1, y2 = y1 + jy[0], y2 + jy[1]
-    pad = 0.03
     x1, x2 = x1 - pad * w, x2 + pad * w
     y1, y2 = y1 - pad * h, y2 + pad * h
     H, W = image.shape[:2]
@@ -77,14 +81,25 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
     return cv2.resize(crop, (size, size), interpolation=interp), matrix
 
 
+# A box the frame cuts along one axis this many times longer than a card's short side for its other side, and still
+# shorter than that other side, holds a card standing across the edge, cut short (edge_grown_boxes): an upright card
+# 70 x 100 cut to 70 x 60 by the frame's top is no card lying sideways (70 long, 49 short).
+EDGE_THICK = 1.2
+
+
 def edge_grown_boxes(boxes: np.ndarray, shape: tuple[int, ...], short_over_long: float,
                      touch: float = 1.0) -> tuple[np.ndarray, int]:
     """``boxes`` (N x 4) with each box the frame cuts grown past the frame's edge to a card's shape, and the
     margin (pixels, each side) the image must be padded with to hold them all: ``pad_frame(image, margin)`` and
     ``grown + margin`` cut the crops.  A box touching an edge (within ``touch`` pixels) whose side along that
     edge's axis is shorter than a card's short side can be (the other side times ``short_over_long``) is grown
-    outward, away from the frame, to that length; a box touching both edges of an axis, or an edge of each axis
-    (its other side is no whole side either), or already of a card's shape, is left as it is.
+    outward, away from the frame, to that length; one whose side along that axis is longer than that
+    (``EDGE_THICK`` times, so no card lying across could fill it) but shorter than the other side is a card standing
+    across the edge cut short, grown to a card's long side for that other side as its short one; a box touching both
+    edges of an axis, or an edge of each axis (its other side is no whole side either), or already of a card's
+    shape, is left as it is.  The margin holds each
+    grown box with :func:`crop_card`'s margin and training jitter around it (``CROP_PAD + CROP_JITTER`` of its long
+    side); it is 0 where no box grows, so a frame with no cut card is read exactly as without growing.
 
     Why: :func:`crop_card` squashes a box to a square, and a box the frame cuts holds part of a card, so its
     crop shows a card of the wrong shape with its index not where a card's lies.  Grown, the crop holds the
@@ -98,16 +113,26 @@ def edge_grown_boxes(boxes: np.ndarray, shape: tuple[int, ...], short_over_long:
             at_lo, at_hi = cut[axis]
             if at_lo == at_hi or any(cut[1 - axis]):
                 continue  # uncut, cut on both sides, or cut across too: no whole side to take the card's size from
-            need = (b[5 - hi] - b[3 - hi]) * short_over_long - (b[hi] - b[lo])
-            if need <= 0:
+            across, along = b[5 - hi] - b[3 - hi], b[hi] - b[lo]
+            if along < across * short_over_long:  # across is the card's long side: grown to its short side
+                need = across * short_over_long - along
+            elif across * short_over_long * EDGE_THICK < along < across:  # too thick for that: across is the short side
+                need = across / short_over_long - along
+            else:
                 continue
             if at_lo:
                 b[lo] -= need
             else:
                 b[hi] += need
-    margin = int(np.ceil(max(0.0, -grown[:, :2].min(initial=0.0), (grown[:, 2] - width).max(initial=0.0),
-                             (grown[:, 3] - height).max(initial=0.0))))
-    return grown, margin
+    # a grown box's crop reaches past its box by crop_card's margin and, in training, its jitter: the padding holds
+    # that too, or the crop is clipped on its cut side alone (and the jitter differs between training and reading)
+    moved = np.any(grown != np.asarray(boxes, dtype=np.float64).reshape(-1, 4), axis=1)
+    if not moved.any():
+        return grown, 0
+    g = grown[moved]
+    slack = (CROP_PAD + CROP_JITTER) * np.maximum(g[:, 2] - g[:, 0], g[:, 3] - g[:, 1])
+    reach = np.concatenate([-g[:, 0], -g[:, 1], g[:, 2] - width, g[:, 3] - height]) + np.tile(slack, 4)
+    return grown, int(np.ceil(max(0.0, reach.max())))
 
 
 def pad_frame(image: np.ndarray, margin: int) -> np.ndarray:
@@ -119,7 +144,7 @@ def pad_frame(image: np.ndarray, margin: int) -> np.ndarray:
 
 def edge_grown_frame(image: np.ndarray, boxes: np.ndarray, short_over_long: float) -> tuple[np.ndarray, np.ndarray]:
     """The image and boxes to cut crops from with the boxes the frame cuts grown (:func:`edge_grown_boxes`): the
-    image padded as far as the furthest grown box reaches (itself where none grows) and every box moved with it.
+    image padded as far as the furthest grown box's crop reaches (itself where none grows) and every box moved with it.
     The one place the detector's reading (``edge_crops``) and the training crops (``recrop --edge-grown``) pad."""
     grown, margin = edge_grown_boxes(boxes, image.shape, short_over_long)
     return pad_frame(image, margin), grown + margin

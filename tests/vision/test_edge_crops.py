@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision.crops import crop_card, edge_grown_boxes, pad_frame
+from companion.vision.crops import CROP_JITTER, CROP_PAD, crop_card, edge_grown_boxes, pad_frame
 
 SHAPE = (480, 640, 3)
 
@@ -22,13 +22,20 @@ def test_a_box_cut_at_one_edge_grows_past_it_to_a_cards_shape():
         [577, 10, 640, 100],    # cut at the right but already a card's width for its height: as it is
         [0, 0, 30, 30],         # cut at a corner: no whole side to size it by
         [0, 0, 640, 50],        # cut at both sides: as it is
+        [0, 300, 65, 370],      # cut at the left, 65 wide for 70 tall: too wide for a card lying across (49), so a
+                                # card standing across the edge: grows left to 100
+        [0, 200, 55, 270],      # 55 for 70: a card lying across or one cut short, no telling: as it is
     ], dtype=float)
     grown, margin = edge_grown_boxes(boxes, SHAPE, 0.7)
     np.testing.assert_allclose(grown[0], [40 - 90 * 0.7, 100, 40, 190])
     np.testing.assert_allclose(grown[1], [300, 30 - 60 * 0.7, 360, 30])
     np.testing.assert_allclose(grown[2], [610, 300, 610 + 100 * 0.7, 400])
-    np.testing.assert_allclose(grown[3:], boxes[3:])
-    assert margin == 40  # the furthest a box reaches past the frame (the right one, 40 px; the left 23, up 12)
+    np.testing.assert_allclose(grown[3:7], boxes[3:7])
+    np.testing.assert_allclose(grown[7], [65 - 70 / 0.7, 300, 65, 370])
+    np.testing.assert_allclose(grown[8], boxes[8])
+    # the furthest a grown box's crop reaches past the frame: the right one, 40 px, and crop_card's margin and
+    # training jitter (9 % of its long side, 100 px; the left one reaches 23 + 8.1, the top one 12 + 5.4)
+    assert margin == 49
 
 
 def test_nothing_to_grow_needs_no_padding():
@@ -53,6 +60,12 @@ def test_growing_keeps_what_the_frame_shows_and_the_padding_holds_it(x, y, w, h)
     if grew:  # only a box cut on one side of one axis grows, to a card's short side for its other side
         width, height = g[2] - g[0], g[3] - g[1]
         assert np.isclose(width, height * 0.7) or np.isclose(height, width * 0.7)
+        # and its crop, margin and training jitter included, lies inside the padded image: never clipped
+        slack = (CROP_PAD + CROP_JITTER) * max(width, height)
+        assert min(g[0], g[1]) - slack >= -margin - 1e-6
+        assert g[2] + slack <= 640 + margin + 1e-6 and g[3] + slack <= 480 + margin + 1e-6
+    else:
+        assert margin == 0
 
 
 def test_the_crop_of_a_grown_box_shows_grey_where_the_frame_cut_the_card():
@@ -107,3 +120,44 @@ def test_training_crops_of_cut_cards_can_be_cut_grown_as_the_detector_reads_them
     assert (read["plain", "QH"][48, 10:86, 0] > 200).all()  # squashed: the half card fills the crop
     assert (np.abs(read["grown", "QH"][48, 5:30, 0].astype(int) - 114) < 20).all()  # grown: grey where cut
     assert np.array_equal(read["plain", "7S"], read["grown", "7S"])
+
+
+def test_a_card_can_be_cut_as_if_the_frame_cut_it_and_is_read_grown():
+    """``edge_cut_crop`` (``recrop --edge-cut``): the scene's card with a frame edge moved through it, its box
+    clipped and grown back as the detector's ``edge_crops`` reads it: grey on one side where the frame would end,
+    the card's own pixels on the rest, at most half of it gone along the cut axis."""
+    from companion.synth.build import EDGE_CUT_SHARE, edge_cut_crop
+
+    image = np.zeros((240, 320, 3), np.uint8)
+    image[20:120, 150:220] = 255  # a white card 70 x 100 on a black table
+    greys = []
+    for seed in range(40):
+        crop = edge_cut_crop(image, (150.0, 20.0, 220.0, 120.0), 0.7, 96, np.random.default_rng(seed))
+        assert crop is not None and crop.shape == (96, 96, 3)
+        grey = np.abs(crop[..., 0].astype(int) - 114) < 8
+        white = crop[..., 0] > 200
+        assert white.mean() > 0.35  # at least half the card stays in view (less the margins and jitter)
+        greys.append(grey.mean())
+    # cut across its long side the card's short side is grown back (grey shows); cut across its short side by
+    # more than the long side's 30 % it is grown back too; cut less, its box is no shape to tell from and stays
+    assert max(greys) > 0.1 and min(greys) < 0.02
+    assert sum(g > 0.05 for g in greys) > 20
+    assert EDGE_CUT_SHARE[1] <= 0.5
+
+
+def test_recrop_edge_cut_adds_cut_crops_and_needs_grown_boxes(tmp_path):
+    """``write_crops(edge_cut=1.0)`` writes each card twice, itself and cut by a frame edge (``_<k>e.jpg``), in
+    its own class folder; ``recrop --edge-cut`` without ``--edge-grown`` is refused, nothing written."""
+    from companion.cli import main as cli
+    from companion.synth.build import write_crops
+
+    image = np.full((240, 320, 3), 60, np.uint8)
+    image[20:120, 150:220] = 255
+    cards = [("QH", (150.0, 20.0, 220.0, 120.0), 1.0, 1.0)]
+    assert write_crops(image, cards, tmp_path / "c", "s", 96, np.random.default_rng(0), edge_grown=0.7,
+                       edge_cut=1.0) == 2
+    assert sorted(p.name for p in (tmp_path / "c" / "QH").iterdir()) == ["s_0.jpg", "s_0e.jpg"]
+    assert write_crops(image, cards, tmp_path / "d", "s", 96, np.random.default_rng(0), edge_grown=0.7) == 1
+    assert cli(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
+                "--edge-cut", "0.5"]) == 2
+    assert not (tmp_path / "o").exists()
