@@ -260,6 +260,8 @@ def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = N
 
 
 HALVES = ("tune", "test")
+# ``evaluate --every-candidate``: the thresholds that keep every candidate of the photo pipeline for the mAP's ranking
+EVERY_CANDIDATE = {"conf": 0.01, "faint_conf": 0.005, "face_min_prob": 0.0, "faint_min_prob": 0.0}
 
 
 def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
@@ -491,6 +493,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="designs: these designs instead of the held-back ones (e.g. aisleriot-bonded)")
     p.add_argument("--conf", type=float, default=None,
                    help="detector threshold (default: the detector's; mAP is usually taken over every score: 0.01)")
+    p.add_argument("--every-candidate", action="store_true",
+                   help="synthetic: the usual mAP protocol (ultralytics' val ranks every box): the same views and "
+                        "models, every box the detector scores 0.01 or more (faint ones from 0.005) kept however "
+                        "weakly it is named, instead of the photo settings' operating point (real photos need it: "
+                        "their false detections); --conf, --faint-conf, --face-min-prob, --faint-min-prob then "
+                        f"default to {EVERY_CANDIDATE}")
     p.add_argument("--sweep", type=float, nargs="*", default=[],
                    help="real: also report these detector thresholds (run with a low --conf)")
     p.add_argument("--crops", type=Path, help="classifier: folder of crops <CARD>/*.jpg")
@@ -617,6 +625,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="with the outline model: also name its outlines scored SCORE or more that no box covers, as "
                         "the table does (TABLE_OUTLINE_MODEL_BOXES; default: not, as photos)")
     args = p.parse_args(argv)
+    if args.every_candidate:
+        for name, value in EVERY_CANDIDATE.items():
+            if getattr(args, name) is None:
+                setattr(args, name, value)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
                                 corner_shifts=ONE_WINDOW if args.one_window else CORNER_SHIFTS,
@@ -650,7 +662,7 @@ def main(argv: list[str] | None = None) -> int:
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",
               "side_rank_weight", "side_rank_clear")
-    result: dict = {"conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
+    result: dict = {"every_candidate": args.every_candidate, "conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "zoom": detector.zoom, "view_overlap": detector.view_overlap, "zoom_overlap": detector.zoom_overlap,
                     "faint_overlap": detector.faint_overlap, "faint_overlap_from": detector.faint_overlap_from,

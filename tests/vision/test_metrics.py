@@ -151,3 +151,28 @@ def test_the_nameable_figure_leaves_out_covered_cards_whose_index_is_hidden(tmp_
         del c["index_regions"]  # as the odd decks' scenes were recorded before session 53
     scenes.write_text(json.dumps(record))
     assert "render them again" in evaluate_synthetic(Reader(), tmp_path)["nameable"]
+
+
+def test_every_candidate_keeps_the_photo_views_and_drops_only_their_operating_thresholds(tmp_path, capsys):
+    """``evaluate --every-candidate``: the usual mAP protocol (every box the detector scores 0.01 or more, however
+    weakly named) on the photo settings' own views and models; a threshold given outright still wins, and
+    without the flag the operating point is read, as every figure before it was."""
+    import json
+
+    import cv2
+    import numpy as np
+
+    from companion.vision.evaluate import EVERY_CANDIDATE, main
+
+    (tmp_path / "AH").mkdir()
+    cv2.imwrite(str(tmp_path / "AH" / "a.jpg"), np.full((96, 96, 3), 200, np.uint8))
+
+    def read(*extra: str) -> dict:
+        assert main(["classifier", "--crops", str(tmp_path), *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    plain, every, told = read(), read("--every-candidate"), read("--every-candidate", "--conf", "0.05")
+    assert not plain["every_candidate"] and plain["conf"] > 0.1 and plain["face_min_prob"] > 0.0
+    assert every["every_candidate"] and {k: every[k] for k in EVERY_CANDIDATE} == EVERY_CANDIDATE
+    assert told["conf"] == 0.05 and told["face_min_prob"] == 0.0
+    assert every["scales"] == plain["scales"] and every["zoom"] == plain["zoom"]  # the same views
