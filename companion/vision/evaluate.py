@@ -662,7 +662,8 @@ def main(argv: list[str] | None = None) -> int:
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",
               "side_rank_weight", "side_rank_clear")
-    result: dict = {"every_candidate": args.every_candidate, "conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
+    result: dict = {"every_candidate": args.every_candidate,
+                    "conf": detector.conf, "scales": list(detector.scales), "outlines": detector.outlines,
                     "faint_conf": detector.faint_conf, "faint_min_prob": detector.faint_min_prob, "rows": detector.rows,
                     "zoom": detector.zoom, "view_overlap": detector.view_overlap, "zoom_overlap": detector.zoom_overlap,
                     "faint_overlap": detector.faint_overlap, "faint_overlap_from": detector.faint_overlap_from,
