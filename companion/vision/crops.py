@@ -81,25 +81,18 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
     return cv2.resize(crop, (size, size), interpolation=interp), matrix
 
 
-# A box the frame cuts along one axis this many times longer than a card's short side for its other side, and still
-# shorter than that other side, holds a card standing across the edge, cut short (edge_grown_boxes): an upright card
-# 70 x 100 cut to 70 x 60 by the frame's top is no card lying sideways (70 long, 49 short).
-EDGE_THICK = 1.2
-
-
 def edge_grown_boxes(boxes: np.ndarray, shape: tuple[int, ...], short_over_long: float,
                      touch: float = 1.0) -> tuple[np.ndarray, int]:
     """``boxes`` (N x 4) with each box the frame cuts grown past the frame's edge to a card's shape, and the
     margin (pixels, each side) the image must be padded with to hold them all: ``pad_frame(image, margin)`` and
     ``grown + margin`` cut the crops.  A box touching an edge (within ``touch`` pixels) whose side along that
     edge's axis is shorter than a card's short side can be (the other side times ``short_over_long``) is grown
-    outward, away from the frame, to that length; one whose side along that axis is longer than that
-    (``EDGE_THICK`` times, so no card lying across could fill it) but shorter than the other side is a card standing
-    across the edge cut short, grown to a card's long side for that other side as its short one; a box touching both
-    edges of an axis, or an edge of each axis (its other side is no whole side either), or already of a card's
-    shape, is left as it is.  The margin holds each
+    outward, away from the frame, to that length; a box touching both edges of an axis, or an edge of each axis
+    (its other side is no whole side either), or already of a card's shape, is left as it is.  The margin holds each
     grown box with :func:`crop_card`'s margin and training jitter around it (``CROP_PAD + CROP_JITTER`` of its long
-    side); it is 0 where no box grows, so a frame with no cut card is read exactly as without growing.
+    side); it is 0 where no box grows, so a frame with no cut card is read exactly as without growing.  (Growing
+    also a box too thick for a card lying across, as a card standing across the edge cut short, read the tune seed
+    worse: session 83, fr6613 0.6197 -> 0.6176 with ``edge_crops``.)
 
     Why: :func:`crop_card` squashes a box to a square, and a box the frame cuts holds part of a card, so its
     crop shows a card of the wrong shape with its index not where a card's lies.  Grown, the crop holds the
@@ -113,12 +106,8 @@ def edge_grown_boxes(boxes: np.ndarray, shape: tuple[int, ...], short_over_long:
             at_lo, at_hi = cut[axis]
             if at_lo == at_hi or any(cut[1 - axis]):
                 continue  # uncut, cut on both sides, or cut across too: no whole side to take the card's size from
-            across, along = b[5 - hi] - b[3 - hi], b[hi] - b[lo]
-            if along < across * short_over_long:  # across is the card's long side: grown to its short side
-                need = across * short_over_long - along
-            elif across * short_over_long * EDGE_THICK < along < across:  # too thick for that: across is the short side
-                need = across / short_over_long - along
-            else:
+            need = (b[5 - hi] - b[3 - hi]) * short_over_long - (b[hi] - b[lo])
+            if need <= 0:
                 continue
             if at_lo:
                 b[lo] -= need

@@ -22,17 +22,14 @@ def test_a_box_cut_at_one_edge_grows_past_it_to_a_cards_shape():
         [577, 10, 640, 100],    # cut at the right but already a card's width for its height: as it is
         [0, 0, 30, 30],         # cut at a corner: no whole side to size it by
         [0, 0, 640, 50],        # cut at both sides: as it is
-        [0, 300, 65, 370],      # cut at the left, 65 wide for 70 tall: too wide for a card lying across (49), so a
-                                # card standing across the edge: grows left to 100
-        [0, 200, 55, 270],      # 55 for 70: a card lying across or one cut short, no telling: as it is
+        [0, 300, 65, 370],      # cut at the left, 65 wide for 70 tall: a card lying across or one cut short, no
+                                # telling which: as it is
     ], dtype=float)
     grown, margin = edge_grown_boxes(boxes, SHAPE, 0.7)
     np.testing.assert_allclose(grown[0], [40 - 90 * 0.7, 100, 40, 190])
     np.testing.assert_allclose(grown[1], [300, 30 - 60 * 0.7, 360, 30])
     np.testing.assert_allclose(grown[2], [610, 300, 610 + 100 * 0.7, 400])
-    np.testing.assert_allclose(grown[3:7], boxes[3:7])
-    np.testing.assert_allclose(grown[7], [65 - 70 / 0.7, 300, 65, 370])
-    np.testing.assert_allclose(grown[8], boxes[8])
+    np.testing.assert_allclose(grown[3:], boxes[3:])
     # the furthest a grown box's crop reaches past the frame: the right one, 40 px, and crop_card's margin and
     # training jitter (9 % of its long side, 100 px; the left one reaches 23 + 8.1, the top one 12 + 5.4)
     assert margin == 49
@@ -138,10 +135,10 @@ def test_a_card_can_be_cut_as_if_the_frame_cut_it_and_is_read_grown():
         white = crop[..., 0] > 200
         assert white.mean() > 0.35  # at least half the card stays in view (less the margins and jitter)
         greys.append(grey.mean())
-    # cut across its long side the card's short side is grown back (grey shows); cut across its short side by
-    # more than the long side's 30 % it is grown back too; cut less, its box is no shape to tell from and stays
+    # cut across its long side the card's short side is grown back (grey shows); cut across its short side, the
+    # box keeps a card's short side, looks like a card lying across, and is not grown
     assert max(greys) > 0.1 and min(greys) < 0.02
-    assert sum(g > 0.05 for g in greys) > 20
+    assert 8 < sum(g > 0.05 for g in greys) < 32
     assert EDGE_CUT_SHARE[1] <= 0.5
 
 
