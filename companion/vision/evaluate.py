@@ -1,6 +1,6 @@
 """Measure the shipped card models: synthetic mAP, real-photo rank recall, latency.
 
-    python -m companion.vision.evaluate synthetic --data /work/data/french --family french [--limit N]
+    python -m companion.vision.evaluate synthetic --data /work/data/french --family french [--limit N] [--every-candidate]
     python -m companion.vision.evaluate real [--dir ../shared/real-photos/french-dev]
     python -m companion.vision.evaluate latency [--frames 50]
     python -m companion.vision.evaluate classifier --crops /work/data/french/cls-v2/val [--no-tta]
@@ -16,7 +16,9 @@ cards boxed and named right, in full view and partly covered, per design and
 per card size (``readings_by_design``, ``readings_by_size``); and, as ``nameable``,
 the mAP again without the covered cards whose index is hidden (under half of
 their best index region in view, at the corners their deck prints it: nothing in
-the picture says their rank).
+the picture says their rank).  The figure is the photo settings' operating point;
+``--every-candidate`` ranks every box the detector scores 0.01 or more, however
+weakly named, as the usual mAP protocol does (session 83).
 
 *real*: on the real development photos (rank-only labels, whole-card boxes):
 share of labelled cards found with the right rank (a detection of that rank
