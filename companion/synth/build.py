@@ -218,23 +218,18 @@ def edge_cut_crop(image: np.ndarray, box: tuple[float, ...], short_over_long: fl
     Why: a rendered scene seldom puts a card at its frame's edge (436 of 12,978 crops of session 80's French
     training scenes), and the classifiers read such a card's grown crop no better than its squashed one (rule 86):
     they have to be shown many.  The card is the scene's own, lit and covered as drawn; only the frame is moved."""
-    x1, y1, x2, y2 = (float(v) for v in box[:4])
     side = int(rng.integers(4))  # 0 left, 1 top, 2 right, 3 bottom
     share = rng.uniform(*EDGE_CUT_SHARE)
-    if side % 2 == 0:
-        at = int(round(x1 + share * (x2 - x1))) if side == 0 else int(round(x2 - share * (x2 - x1)))
-        if not 0 < at < image.shape[1]:
-            return None
-        sub = image[:, at:] if side == 0 else image[:, :at]
-        shift = at if side == 0 else 0
-        cut = [max(x1 - shift, 0.0), y1, min(x2 - shift, float(sub.shape[1])), y2]
-    else:
-        at = int(round(y1 + share * (y2 - y1))) if side == 1 else int(round(y2 - share * (y2 - y1)))
-        if not 0 < at < image.shape[0]:
-            return None
-        sub = image[at:] if side == 1 else image[:at]
-        shift = at if side == 1 else 0
-        cut = [x1, max(y1 - shift, 0.0), x2, min(y2 - shift, float(sub.shape[0]))]
+    axis, low = side % 2, side < 2  # the axis cut across (0: x), and whether the frame's low end moves
+    lo, hi = float(box[axis]), float(box[axis + 2])
+    at = int(round(lo + share * (hi - lo))) if low else int(round(hi - share * (hi - lo)))
+    if not 0 < at < image.shape[1 - axis]:
+        return None
+    keep = slice(at, None) if low else slice(None, at)
+    sub = image[:, keep] if axis == 0 else image[keep]
+    shift = at if low else 0
+    cut = [float(v) for v in box[:4]]
+    cut[axis], cut[axis + 2] = max(lo - shift, 0.0), min(hi - shift, float(sub.shape[1 - axis]))
     source, grown = edge_grown_frame(sub, np.asarray([cut], dtype=np.float64), short_over_long)
     return crop_card(source, tuple(grown[0]), crop, rng)
 

@@ -23,7 +23,7 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-              rng: np.random.Generator | None = None, pad: float = CROP_PAD) -> np.ndarray | None:
+              rng: np.random.Generator | None = None) -> np.ndarray | None:
     """The card's box (jittered when ``rng`` is given), padded 3 %, long side up, squashed to size x size.
 
     A box wider than tall holds a card lying closer to horizontal: turning it a
@@ -34,15 +34,13 @@ def crop_card(image: np.ndarray, box: tuple[float, float, float, float], size: i
 
     Training crops (with ``rng``, mimicking a detector's box error) and inference
     crops (without) go through this one function so they look alike.
-    ``pad``: the margin around the box, a share of its size (``CROP_PAD``, what the classifiers learned).
     Returns None when the box is degenerate or outside the image.
     """
-    return crop_card_mapped(image, box, size, rng, pad)[0]
+    return crop_card_mapped(image, box, size, rng)[0]
 
 
 def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-                     rng: np.random.Generator | None = None,
-                     pad: float = CROP_PAD) -> tuple[np.ndarray | None, np.ndarray | None]:
+                     rng: np.random.Generator | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
     """:func:`crop_card`'s crop and the 3x3 matrix taking the image's pixels to the crop's (None, None where
     it cuts none): training data that labels what lies where in a crop (which index corner a window shows,
     ``companion.synth.scene_corners``) follows the card's own corners into it."""
@@ -55,8 +53,8 @@ def crop_card_mapped(image: np.ndarray, box: tuple[float, float, float, float], 
         jy = rng.uniform(-CROP_JITTER, CROP_JITTER, 2) * h
         x1, x2 = x1 + jx[0], x2 + jx[1]
         y1, y2 = y1 + jy[0], y2 + jy[1]
-    x1, x2 = x1 - pad * w, x2 + pad * w
-    y1, y2 = y1 - pad * h, y2 + pad * h
+    x1, x2 = x1 - CROP_PAD * w, x2 + CROP_PAD * w
+    y1, y2 = y1 - CROP_PAD * h, y2 + CROP_PAD * h
     H, W = image.shape[:2]
     xi1, yi1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
     xi2, yi2 = int(min(W, np.ceil(x2))), int(min(H, np.ceil(y2)))
