@@ -73,10 +73,10 @@ DESIGN_SOURCES = ("debian", "npm", "trixie", "all")  # companion.synth.build.DES
 def _recrop(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from companion.synth.build import recrop_dataset
+    from companion.synth.build import edge_cut_problem, recrop_dataset
 
-    if args.edge_cut and not args.edge_grown:
-        print("error: --edge-cut needs --edge-grown (a card the frame cuts is read grown)", file=sys.stderr)
+    if problem := edge_cut_problem(args.edge_cut, args.edge_grown):
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     t0 = time.time()
     for split in args.split:

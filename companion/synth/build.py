@@ -517,6 +517,16 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, f
     return count, unreadable
 
 
+def edge_cut_problem(edge_cut: float, edge_grown: bool) -> str | None:
+    """What is wrong with asking :func:`recrop_dataset` for ``edge_cut`` (None: nothing): the one check the library
+    raises on and ``companion dataset recrop`` reports before any scene is read."""
+    if not 0.0 <= edge_cut <= 1.0:
+        return f"edge-cut must be a share in [0, 1], got {edge_cut!r}"
+    if edge_cut and not edge_grown:
+        return "edge-cut needs edge-grown: a card the frame cuts is read grown"
+    return None
+
+
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
                    workers: int = 1, crop: int = CROP, backs: bool = False, covered: bool = False,
                    edge_grown: bool = False, edge_cut: float = 0.0) -> int:
@@ -529,13 +539,11 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
     a minute where rendering took most of an hour.  Returns the number of crops.
     """
+    if problem := edge_cut_problem(edge_cut, edge_grown):
+        raise ValueError(problem)
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
-    if edge_cut and not edge_grown:
-        raise ValueError("edge_cut needs edge_grown: a card cut by the frame is read grown")
-    if not 0.0 <= edge_cut <= 1.0:
-        raise ValueError(f"edge_cut must be a share in [0, 1], got {edge_cut!r}")
     shape = CARD_SHORT_OVER_LONG[family] if edge_grown else None
     chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape, edge_cut)
               for a in range(0, len(lines), step)]

@@ -157,4 +157,6 @@ def test_recrop_edge_cut_adds_cut_crops_and_needs_grown_boxes(tmp_path):
     assert write_crops(image, cards, tmp_path / "d", "s", 96, np.random.default_rng(0), edge_grown=0.7) == 1
     assert cli(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
                 "--edge-cut", "0.5"]) == 2
+    assert cli(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
+                "--edge-cut", "1.5", "--edge-grown"]) == 2  # a share over 1: an error, not a traceback
     assert not (tmp_path / "o").exists()
