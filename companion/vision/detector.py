@@ -55,7 +55,8 @@ from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_
                                        DETECTOR_MIN_SIDE, DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER,
                                        FAINT_HOLDS_AREA, FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS,
                                        FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
-                                       ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OVERLAP_MIN,
+                                       ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OUTLINED_SCORE,
+                                       OVERLAP_MIN,
                                        PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
                                        SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
                                        ZOOM_SMALL)
@@ -501,6 +502,11 @@ class CardDetector:
     (``CARD_SHORT_OVER_LONG``), the image padded with grey (:func:`companion.vision.crops.edge_grown_frame`), so
     its crop is not a part of a card squashed square; its detection keeps its box.  Off everywhere: the shipped
     classifiers learned cut cards from squashed crops, and read grown ones no better (rule 86, session 82).
+    ``outlined_min_prob``: a face named under its floor (``faint_min_prob`` for a faint box, ``face_min_prob`` for
+    any) is kept all the same when named this surely or more and the outline model outlines a card that fits its box
+    at ``outlined_score`` or more (:meth:`outlined`; None: not, and the outline model is not read for it).  Why: on
+    the real photos the weakly named boxes on no card are clutter the outline model outlines no card around, while
+    a covered or unseen design's card that the classifier names weakly still has its outline (session 84).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -530,7 +536,8 @@ class CardDetector:
                  zoom: float | None = None, zoom_small: float = ZOOM_SMALL, view_overlap: float = VIEW_OVERLAP,
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
                  faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
-                 family_views: str = "all", edge_crops: bool = False) -> None:
+                 family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
+                 outlined_score: float = OUTLINED_SCORE) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -670,6 +677,15 @@ class CardDetector:
         if outline_model_boxes is not None and not 0.0 < outline_model_boxes < 1.0:
             raise ValueError(f"outline_model_boxes must be in (0, 1) or None, got {outline_model_boxes!r}")
         self.outline_model_boxes = outline_model_boxes
+        if outlined_min_prob is not None and not 0.0 <= outlined_min_prob < 1.0:
+            raise ValueError(f"outlined_min_prob must be in [0, 1) or None, got {outlined_min_prob!r}")
+        if not 0.0 < outlined_score < 1.0:
+            raise ValueError(f"outlined_score must be in (0, 1), got {outlined_score!r}")
+        self.outlined_min_prob = outlined_min_prob
+        self.outlined_score = outlined_score
+        self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
+        if outlined_min_prob is not None and self.outline_path.is_file():
+            self.outline_gate = self.outline_model or OutlineModel(self.outline_path, threads)
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -1088,10 +1104,31 @@ class CardDetector:
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
-        found = [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
+        found = self.outlined(image_bgr, found)
         found = merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
         found = one_of_each(found) if self.one_deck else found
         return self._with_outlines(image_bgr, found) if self.outline_model is not None and found else found
+
+    def floor(self, d: Detection) -> float:
+        """How surely ``d``'s face must be named to be kept without an outline when outlines are asked about
+        (``outlined_min_prob``): ``faint_min_prob`` for a faint box (scored under the threshold, a row's strip cut
+        from one too), else ``face_min_prob``."""
+        faint = self.faint_conf is not None and d.found_by == FOUND_BY_DETECTOR and d.detector_confidence < self.conf
+        return max(self.faint_min_prob, self.face_min_prob) if faint else self.face_min_prob
+
+    def outlined(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """``found`` without the faces named under their :meth:`floor`, but for those named ``outlined_min_prob``
+        or more whose box an outline of the outline model scored ``outlined_score`` or more fits
+        (:func:`companion.vision.outline_model.outline_fits`; the model is read only when such a face is there)."""
+        if self.outline_gate is None or self.outlined_min_prob is None:
+            # (a faint face named under faint_min_prob is gone already: name_boxes)
+            return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
+        weak = [d.card != "back" and d.rank_confidence < self.floor(d) for d in found]
+        asked = [w and d.rank_confidence >= self.outlined_min_prob for d, w in zip(found, weak)]
+        if not any(asked):
+            return [d for d, w in zip(found, weak) if not w]
+        rects = [rect for rect, score in self.outline_gate.scored_rects(image_bgr) if score >= self.outlined_score]
+        return [d for d, w, a in zip(found, weak, asked) if not w or (a and outline_fits(rects, d.box))]
 
     def _with_outlines(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """``found`` each with the outline model's score of the surest outline fitting its box (``outline``;
@@ -1271,6 +1308,9 @@ class CardDetector:
         readings = self.readings(image_bgr, boxes[read], 4, overlapped, classes[read] != FAINT_CLASS)
         result: list[Detection] = []
         named: set[int] = set()
+        # a faint face named under faint_min_prob may still be kept where an outline backs it (:meth:`outlined`)
+        faint_floor = (self.faint_min_prob if self.outline_gate is None or self.outlined_min_prob is None
+                       else min(self.faint_min_prob, self.outlined_min_prob))
         for k, i in enumerate(read):
             if not readings[k]:
                 continue
@@ -1292,7 +1332,7 @@ class CardDetector:
                 (name, prob), others = faces[0], faces[1:]
             if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
                 continue  # an outline named weakly or as a back: no card the detector missed
-            if classes[i] == FAINT_CLASS and (name == "back" or prob < self.faint_min_prob):
+            if classes[i] == FAINT_CLASS and (name == "back" or prob < faint_floor):
                 continue  # a faint box named weakly or as a back: not a card the detector was unsure of
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts,

@@ -57,9 +57,9 @@ from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
-                                       HIDDEN_MODES, ONE_WINDOW, OVERLAP_MIN, PAPER_ROWS, PHOTO_SQUARE, RANK_FLOOR,
-                                       RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH, SIDE_RANK_CLEAR,
-                                       SIDE_RANK_WEIGHT, WHOLE_RANK_SURE, photo_settings)
+                                       HIDDEN_MODES, ONE_WINDOW, OUTLINED_SCORE, OVERLAP_MIN, PAPER_ROWS,
+                                       PHOTO_SQUARE, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
+                                       SIDE_RANK_CLEAR, SIDE_RANK_WEIGHT, WHOLE_RANK_SURE, photo_settings)
 
 RANK_WORDS = {"ace": "A", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8"}
@@ -580,6 +580,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--face-min-prob", type=float, default=None,
                    help="leave out faces named under this probability (default: PHOTO_FACE_MIN_PROB with the shrunk "
                         "view, 0 with one)")
+    p.add_argument("--outlined-min-prob", type=float, default=None, metavar="P",
+                   help="keep a face named under its floor (--faint-min-prob, --face-min-prob) when named P or more "
+                        "and the outline model outlines a card around its box at --outlined-score or more (default: "
+                        "the family's PHOTO_FAMILY value, else not; -1: not)")
+    p.add_argument("--outlined-score", type=float, default=OUTLINED_SCORE,
+                   help="with --outlined-min-prob: how sure that outline must be (default %(default)s)")
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
@@ -641,7 +647,7 @@ def main(argv: list[str] | None = None) -> int:
                                 row_reach=args.row_reach or None, hidden=args.hidden, overlap_min=args.overlap_min,
                                 side_rank_weight=args.side_rank_weight, side_rank_clear=args.side_rank_clear,
                                 outline_exclusive=args.outline_exclusive,
-                                outline_model_boxes=args.outline_model_boxes,
+                                outline_model_boxes=args.outline_model_boxes, outlined_score=args.outlined_score,
                                 **photo_settings(args.conf, args.scales, args.outlines, faint_conf=args.faint_conf,
                                                  faint_min_prob=args.faint_min_prob, rows=args.rows,
                                                  face_min_prob=args.face_min_prob, merge_iou=args.merge_iou,
@@ -656,7 +662,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  family=args.family, view_overlap=args.view_overlap,
                                                  zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap,
                                                  faint_overlap_from=args.faint_overlap_from,
-                                                 faint_holds=args.faint_holds, family_views=args.family_views))
+                                                 faint_holds=args.faint_holds, family_views=args.family_views,
+                                                 outlined_min_prob=args.outlined_min_prob))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -672,6 +679,8 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_holds": detector.faint_holds, "faint_max": detector.faint_max,
                     "paper_rows": detector.paper_rows, "row_reach": detector.row_reach,
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
+                    "outlined_min_prob": detector.outlined_min_prob if detector.outline_gate is not None else None,
+                    "outlined_score": detector.outlined_score if detector.outline_gate is not None else None,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

@@ -76,6 +76,12 @@ FAINT_CONF: float | None = 0.02
 # detections per image 0.088 -> 0.122).  Session 42: 0.40 with the joint term (``JOINT_WEIGHT``), which made a
 # few faint boxes on clutter surer (real tune half at 0.35: 249 cards, 0.128 false per photo; at 0.40: 249, 0.101).
 FAINT_MIN_PROB = 0.40
+# A face named under its floor is kept where the outline model outlines a card around its box scored this much or more
+# and the classifier names it at least the family's ``outlined_min_prob`` (PHOTO_FAMILY; CardDetector's
+# ``outlined_score``).  Why: on the real photos' tune half the faint boxes named 0.1-0.3 lay on clutter 86 times in
+# 89, and the outline model outlined no card (score < 0.01) around 865 of the 994 weakly named boxes on no card;
+# fr6613's cards named right under the floors had an outline at 0.5 or more 183 times in 240 (session 84).
+OUTLINED_SCORE = 0.5
 FAINT_MAX = 8  # at most this many faint boxes are read (the best scored): each costs a classifier pass
 # A surer box this many times a faint box's area that holds it does not hide it: the real photos' loose boxes
 # (IoU 0.25-0.5 with a missed card) were 2-4 times the card and held it whole, a box around a pair or a fan.
@@ -332,7 +338,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    view_overlap: float | None = None, zoom_overlap: float | None = None,
                    faint_overlap: float | None = None, faint_max: int | None = None,
                    faint_overlap_from: float | None = None, faint_holds: bool | None = None,
-                   family_views: str | None = None, photo_outlines: bool = True) -> dict:
+                   family_views: str | None = None, photo_outlines: bool = True,
+                   outlined_min_prob: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -357,10 +364,12 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     a faint box unless a surer box overlaps it by more than ``faint_overlap`` (None: ``VIEW_OVERLAP``) when the
     detector scored it ``faint_overlap_from`` or more (None: 0), and unless it holds such a box (``faint_holds``;
     None: not), and the family's photo detector read in the views ``family_views`` says (None: "all"; see
-    ``FAMILY_VIEWS``). ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
+    ``FAMILY_VIEWS``), and faces named under their floor kept where an outline backs them and they are named
+    ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``).
+    ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
     view), ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
-    ``faint_holds`` or ``family_views``, it replaces the shared value (one passed here wins)."""
+    ``faint_holds``, ``family_views`` or ``outlined_min_prob``, it replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -401,4 +410,6 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "quad_methods": PHOTO_QUAD_METHODS if quad_methods is None else quad_methods,
             "outline_model": (bool(own.get("outline_model", PHOTO_OUTLINE_MODEL)) if outline_model is None
                               else outline_model),
-            "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for}
+            "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for,
+            "outlined_min_prob": (own.get("outlined_min_prob") if outlined_min_prob is None
+                                  else None if outlined_min_prob < 0 else outlined_min_prob)}

@@ -541,6 +541,76 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
     assert {d.card for d in det.detect(image)} == {"QH"}
 
 
+def test_faces_named_under_their_floor_are_kept_where_an_outline_backs_them(french, monkeypatch):
+    """``outlined_min_prob``: a faint face named under ``faint_min_prob``, or a sure box's face named under
+    ``face_min_prob``, is kept when named at least ``outlined_min_prob`` and an outline the outline model scored
+    ``outlined_score`` or more fits its box; not without such an outline, nor under that floor, nor with the option
+    off.  The outline model is read only when such a face is there.  Boxes, readings and outlines are given."""
+    import copy
+
+    det = copy.copy(french)
+    det.prior, det.conf, det.scales, det.outlines = None, 0.35, (1.0,), False
+    det.faint_conf, det.faint_min_prob, det.face_min_prob = 0.02, 0.3, 0.2
+    index = {v: k for k, v in det.cls_names.items()}
+    image = np.zeros((120, 520, 3), np.uint8)
+    boxes = {  # box: (score, colour, the fake classifier's (name, p) for that colour)
+        (10, 10, 70, 100): (0.8, (0, 0, 255), ("QH", 0.9)),  # a sure card
+        (100, 10, 160, 100): (0.2, (255, 0, 0), ("7S", 0.15)),  # faint, named weakly, outlined surely: kept
+        (200, 10, 260, 100): (0.2, (0, 255, 0), ("KD", 0.15)),  # faint, named weakly, outlined weakly: dropped
+        (300, 10, 360, 100): (0.2, (255, 255, 0), ("5H", 0.05)),  # faint, outlined surely, named under 0.1
+        (400, 10, 460, 100): (0.6, (255, 0, 255), ("9C", 0.15)),  # sure box named under face_min_prob, outlined
+    }
+    for (x1, y1, x2, y2), (_, colour, _) in boxes.items():
+        image[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = colour
+    by_colour = {colour: read for _, colour, read in boxes.values()}
+
+    def boxes_at(img, factor, conf=None, session=None):
+        kept = [(b, s) for b, (s, _, _) in boxes.items() if s >= (det.conf if conf is None else conf)]
+        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
+                np.zeros(len(kept), dtype=int))
+
+    def fake(crops, corner_crops=None, upright=None, overlapped=None):
+        out = np.full((len(crops), len(det.cls_names)), 0.001)
+        for k, crop in enumerate(crops):
+            mean = crop[crop.shape[0] // 3:2 * crop.shape[0] // 3, crop.shape[1] // 3:2 * crop.shape[1] // 3]
+            colour = min(by_colour, key=lambda c: np.abs(mean.reshape(-1, 3).mean(axis=0) - c).sum())
+            name, p = by_colour[colour]
+            out[k, index[name]] = p
+        return out
+
+    class Outlines:
+        """The outline model: a sure outline around 7S, 5H and 9C, a weak one around KD."""
+        reads = 0
+
+        def scored_rects(self, img):
+            Outlines.reads += 1
+            return [(((130.0, 55.0), (58.0, 88.0), 0.0), 0.8), (((230.0, 55.0), (58.0, 88.0), 0.0), 0.2),
+                    (((330.0, 55.0), (58.0, 88.0), 0.0), 0.8), (((430.0, 55.0), (58.0, 88.0), 0.0), 0.9)]
+
+    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "classify_crops", fake)
+    monkeypatch.setattr(det, "rows", False)
+    assert {d.card for d in det.detect(image)} == {"QH"}  # the option off (CardDetector's default)
+    det.outline_gate, det.outlined_min_prob, det.outlined_score = Outlines(), 0.1, 0.5
+    got = {d.card: d for d in det.detect(image)}
+    assert set(got) == {"QH", "7S", "9C"}
+    assert got["7S"].detector_confidence == pytest.approx(0.2) and got["7S"].rank_confidence == pytest.approx(0.15, 0.1)
+    assert Outlines.reads == 1
+    del boxes[(100, 10, 160, 100)], boxes[(200, 10, 260, 100)], boxes[(300, 10, 360, 100)], boxes[(400, 10, 460, 100)]
+    assert {d.card for d in det.detect(image)} == {"QH"} and Outlines.reads == 1  # no weak face: no outline read
+
+
+def test_outlined_faces_are_asked_for_by_photo_settings_and_checked():
+    """The family's ``outlined_min_prob`` (PHOTO_FAMILY) reaches the detector through photo_settings, which loads
+    the shipped outline model for it; a floor outside [0, 1) is a clear error."""
+    assert photo_settings(family="french", outlined_min_prob=0.1)["outlined_min_prob"] == 0.1
+    det = CardDetector("french", **photo_settings(family="french", outlined_min_prob=0.1))
+    assert det.outline_gate is not None and det.outline_model is None  # asked about, not used to turn cards upright
+    assert CardDetector("french").outline_gate is None
+    with pytest.raises(ValueError, match="outlined_min_prob must be in"):
+        CardDetector("french", outlined_min_prob=1.5)
+
+
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
     from companion.vision.settings import FAINT_CONF
 
