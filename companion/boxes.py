@@ -24,3 +24,9 @@ def iou(a: Box, b: Box) -> float:
         return 0.0
     area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / area if area > 0 else 0.0
+
+
+def inside_share(a: Box, b: Box) -> float:
+    """How much of box ``a`` lies inside box ``b`` (0..1; 0 for an empty ``a``)."""
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return box_intersection(a, b) / area if area > 0 else 0.0

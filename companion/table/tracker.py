@@ -70,7 +70,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.boxes import Box, box_intersection, iou
+from companion.boxes import Box, inside_share, iou
 from companion.table.observations import BACK, OUTLINE, Detection, FrameDetections, Proposal
 from companion.table.scenery import Scenery
 from companion.table.zones import CENTRE, Calibration, Zones, auto_calibration
@@ -228,12 +228,6 @@ class TrackerConfig:
     # (bench/evaluation-history.md, session 73): 0.2 renamed seed 484's JH as AH (named at 0.235; both wrong, the
     # card a 7H) and the hand was lost; the faces named right were named at 0.59 and 0.63, the wrong ones at 0.15-0.35
     face_over_back: float | None = 0.3
-
-
-def inside_share(a: Box, b: Box) -> float:
-    """How much of box ``a`` lies inside box ``b`` (0..1)."""
-    area = (a[2] - a[0]) * (a[3] - a[1])
-    return box_intersection(a, b) / area if area > 0 else 0.0
 
 
 def _center(box: Box) -> tuple[float, float]:

@@ -39,12 +39,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.boxes import inside_share
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, card_quad, corner_views,
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
                                     side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
-from companion.vision.merging import merge_same_cards, one_of_each
+from companion.vision.merging import drop_faint_twins, merge_same_cards, one_of_each
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
@@ -397,20 +398,13 @@ def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
         return box
     area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
     inside = [o for o in outlines
-              if _inside(o, box) >= 0.9 and 0.3 <= (o[2] - o[0]) * (o[3] - o[1]) / area <= 0.7]
+              if inside_share(o, box) >= 0.9 and 0.3 <= (o[2] - o[0]) * (o[3] - o[1]) / area <= 0.7]
     return np.asarray(inside[0], dtype=box.dtype) if len(inside) == 1 else box
 
 
 def _area(z: np.ndarray) -> float:
     """A box's area (0 for an empty one)."""
     return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
-
-
-def _inside(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of box ``a`` inside box ``b``."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    return ix * iy / max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
 
 
 class CardDetector:
@@ -507,6 +501,8 @@ class CardDetector:
     at ``outlined_score`` or more (:meth:`outlined`; None: not, and the outline model is not read for it).  Why: on
     the real photos the weakly named boxes on no card are clutter the outline model outlines no card around, while
     a covered or unseen design's card that the classifier names weakly still has its outline (session 84).
+    ``faint_twin_iou``: a faint face named as a surer face whose box it overlaps this much (IoU) or lies in is that
+    card boxed again, and dropped (:func:`companion.vision.merging.drop_faint_twins`, after ``merge_iou``; None: not).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -537,7 +533,7 @@ class CardDetector:
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
                  faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
                  family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
-                 outlined_score: float = OUTLINED_SCORE) -> None:
+                 outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -682,6 +678,9 @@ class CardDetector:
         if not 0.0 < outlined_score < 1.0:
             raise ValueError(f"outlined_score must be in (0, 1), got {outlined_score!r}")
         self.outlined_min_prob = outlined_min_prob
+        if faint_twin_iou is not None and not 0.0 < faint_twin_iou <= 1.0:
+            raise ValueError(f"faint_twin_iou must be in (0, 1] or None, got {faint_twin_iou!r}")
+        self.faint_twin_iou = faint_twin_iou
         self.outlined_score = outlined_score
         self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
         if outlined_min_prob is not None and self.outline_path.is_file():
@@ -1099,13 +1098,15 @@ class CardDetector:
     def read_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:
         """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
-        named weakly left out (``face_min_prob``), one card boxed twice made one (``merge_iou``), no name held
-        twice (``one_deck``).  A stage of its own so that latency is timed end to end."""
+        named weakly left out (``face_min_prob``; kept where an outline backs them: ``outlined_min_prob``), one card
+        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), no name held twice (``one_deck``).  A stage of its own so that latency is timed end to end."""
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
         found = self.outlined(image_bgr, found)
         found = merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
+        if self.faint_twin_iou is not None and self.faint_conf is not None:
+            found = drop_faint_twins(found, self.conf, self.faint_twin_iou)
         found = one_of_each(found) if self.one_deck else found
         return self._with_outlines(image_bgr, found) if self.outline_model is not None and found else found
 
@@ -1367,7 +1368,8 @@ def uncovered_outlines(rects: list[tuple[RotatedRect, float]], min_score: float,
         if (box[2] - box[0]) * (box[3] - box[1]) <= 0:
             continue
         taken = np.concatenate([found.reshape(-1, 4), np.array(out).reshape(-1, 4)])
-        if len(taken) and ((box_iou(box, taken) > overlap).any() or any(_inside(box, k) >= 0.5 for k in taken)):
+        if len(taken) and ((box_iou(box, taken) > overlap).any()
+                           or any(inside_share(box, k) >= 0.5 for k in taken)):
             continue
         out.append(box)
     return np.array(out, dtype=np.float64).reshape(-1, 4)
@@ -1378,7 +1380,7 @@ def overlapped_boxes(boxes: np.ndarray, which: np.ndarray, share: float = OVERLA
     index under another card."""
     out = np.zeros(len(which), dtype=bool)
     for k, i in enumerate(which):
-        out[k] = any(_inside(boxes[i], boxes[j]) >= share for j in range(len(boxes)) if j != i)
+        out[k] = any(inside_share(boxes[i], boxes[j]) >= share for j in range(len(boxes)) if j != i)
     return out
 
 
@@ -1386,13 +1388,14 @@ def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes can be the card a faint ``box`` overlaps: all but those at least
     ``FAINT_HOLDER`` times its area that hold most (80 %) of it, a box around two or three cards side by side
     (a pair held up, a fan), inside which ``box`` may be one of them."""
-    return np.array([not (_area(s) >= FAINT_HOLDER * _area(box) and _inside(box, s) >= 0.8) for s in sure], dtype=bool)
+    return np.array([not (_area(s) >= FAINT_HOLDER * _area(box) and inside_share(box, s) >= 0.8) for s in sure],
+                    dtype=bool)
 
 
 def _holds(box: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes a faint ``box`` holds: at least ``FAINT_HOLDS_INSIDE`` of one inside it, the
     one smaller than ``FAINT_HOLDS_AREA`` times its own area."""
-    return np.array([_area(s) < FAINT_HOLDS_AREA * _area(box) and _inside(s, box) >= FAINT_HOLDS_INSIDE
+    return np.array([_area(s) < FAINT_HOLDS_AREA * _area(box) and inside_share(s, box) >= FAINT_HOLDS_INSIDE
                      for s in sure], dtype=bool)
 
 

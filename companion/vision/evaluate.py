@@ -586,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
                         "the family's PHOTO_FAMILY value, else not; -1: not)")
     p.add_argument("--outlined-score", type=float, default=OUTLINED_SCORE,
                    help="with --outlined-min-prob: how sure that outline must be (default %(default)s)")
+    p.add_argument("--faint-twin-iou", type=float, default=None, metavar="IOU",
+                   help="drop a faint face named as a surer face whose box it overlaps this much or lies in (default: "
+                        "the family's PHOTO_FAMILY value, else not; 0: not)")
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
@@ -663,7 +666,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap,
                                                  faint_overlap_from=args.faint_overlap_from,
                                                  faint_holds=args.faint_holds, family_views=args.family_views,
-                                                 outlined_min_prob=args.outlined_min_prob))
+                                                 outlined_min_prob=args.outlined_min_prob,
+                                                 faint_twin_iou=args.faint_twin_iou))
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -681,6 +685,7 @@ def main(argv: list[str] | None = None) -> int:
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "outlined_min_prob": detector.outlined_min_prob if detector.outline_gate is not None else None,
                     "outlined_score": detector.outlined_score if detector.outline_gate is not None else None,
+                    "faint_twin_iou": detector.faint_twin_iou,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

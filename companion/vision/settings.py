@@ -339,7 +339,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_overlap: float | None = None, faint_max: int | None = None,
                    faint_overlap_from: float | None = None, faint_holds: bool | None = None,
                    family_views: str | None = None, photo_outlines: bool = True,
-                   outlined_min_prob: float | None = None) -> dict:
+                   outlined_min_prob: float | None = None, faint_twin_iou: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -365,11 +365,12 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     detector scored it ``faint_overlap_from`` or more (None: 0), and unless it holds such a box (``faint_holds``;
     None: not), and the family's photo detector read in the views ``family_views`` says (None: "all"; see
     ``FAMILY_VIEWS``), and faces named under their floor kept where an outline backs them and they are named
-    ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``).
-    ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
+    ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``), and a faint
+    face named as a surer one it overlaps by ``faint_twin_iou`` (IoU) or lies in dropped (None: the family's, else
+    not; 0: not). ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
     view), ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
-    ``faint_holds``, ``family_views`` or ``outlined_min_prob``, it replaces the shared value (one passed here wins)."""
+    ``faint_holds``, ``family_views``, ``outlined_min_prob`` or ``faint_twin_iou``, it replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -412,4 +413,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                               else outline_model),
             "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for,
             "outlined_min_prob": (own.get("outlined_min_prob") if outlined_min_prob is None
-                                  else None if outlined_min_prob < 0 else outlined_min_prob)}
+                                  else None if outlined_min_prob < 0 else outlined_min_prob),
+            "faint_twin_iou": own.get("faint_twin_iou") if faint_twin_iou is None else (faint_twin_iou or None)}

@@ -10,7 +10,7 @@ import pytest
 
 from companion.boxes import iou
 from companion.vision.detector import CardDetector, Detection, read_image
-from companion.vision.merging import MERGE_IOU, merge_same_cards, one_of_each
+from companion.vision.merging import MERGE_IOU, drop_faint_twins, merge_same_cards, one_of_each
 from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
@@ -31,6 +31,25 @@ def test_boxes_named_alike_that_overlap_become_one_at_their_weighted_mean():
     expected = (np.array([loose.box, tight.box]) * w[:, None]).sum(axis=0) / w.sum()
     assert one.box == pytest.approx(tuple(expected))
     assert one.box != loose.box  # nearer the tight box than the surest alone
+
+
+def test_a_faint_box_named_as_a_surer_one_it_overlaps_or_lies_in_is_dropped():
+    """A faint face (scored under the threshold) named as a surer face is that card again where their boxes overlap
+    by ``iou_min`` (under MERGE_IOU, so merging left it) or it lies in the surer box; the surer box keeps its place.
+    A faint face named otherwise, or lying elsewhere, or a surer twin, stays."""
+    sure = _face("KS", 0.8, (0.0, 0.0, 60.0, 90.0))
+    half = _face("KS", 0.06, (0.0, 0.0, 60.0, 40.0))  # half the card: IoU 0.44, wholly inside
+    beside = _face("KS", 0.1, (40.0, 0.0, 100.0, 90.0))  # the card and its neighbour: IoU 0.2
+    other = _face("9D", 0.1, (0.0, 0.0, 60.0, 40.0))  # another name: another reading, the user weighs it
+    apart = _face("KS", 0.1, (300.0, 0.0, 360.0, 90.0))
+    sure_twin = _face("KS", 0.5, (0.0, 0.0, 60.0, 40.0))  # scored above the threshold: not faint
+    found = [sure, half, beside, other, apart, sure_twin, Detection("back", 0.2, (0.0, 0.0, 60.0, 40.0), 1.0, 0.2)]
+    assert iou(half.box, sure.box) < MERGE_IOU
+    kept = drop_faint_twins(found, threshold=0.35, iou_min=0.3)
+    assert kept == [sure, beside, other, apart, sure_twin, found[-1]]
+    assert drop_faint_twins(found, threshold=0.35, iou_min=0.15) == [sure, other, apart, sure_twin, found[-1]]
+    with pytest.raises(ValueError, match="iou_min"):
+        drop_faint_twins(found, 0.35, 0.0)
 
 
 def test_other_cards_backs_and_boxes_apart_are_left_as_they_are():
