@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
                                   face_min_prob=args.min_prob, outline_model=args.outline_model, zoom=args.zoom,
-                                  family=args.family)
+                                  family=args.family, outlined_min_prob=None if args.outlined else -1)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -121,7 +121,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--min-prob", type=float, default=None, metavar="P",
                    help="leave out faces the classifier names under this probability (default with the shrunk "
                         "view: the family's own where PHOTO_FAMILY sets one, else 0.2; 0 with --scales 1; 0 keeps "
-                        "every face found)")
+                        "every face found); a face under it is still kept where the outline model outlines a card "
+                        "around it, unless --no-outlined")
+    p.add_argument("--outlined", action=argparse.BooleanOptionalAction, default=True,
+                   help="keep a face named under --min-prob where the outline model outlines a card around its box "
+                        "and the classifier names it the family's outlined_min_prob or more (PHOTO_FAMILY: 0.1 for "
+                        "both families' photos; --no-outlined: --min-prob alone decides)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, or the family's "
                         "card-outlines-<family>-photo.onnx, where shipped) "

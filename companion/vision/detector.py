@@ -57,9 +57,8 @@ from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_
                                        FAINT_HOLDS_AREA, FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS,
                                        FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OUTLINED_SCORE,
-                                       OVERLAP_MIN,
-                                       PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES, ROW_REACH,
-                                       SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
+                                       OVERLAP_MIN, PAPER_ROWS, RANK_FLOOR, RANK_WEIGHT, RECTIFY, RECTIFY_MODES,
+                                       ROW_REACH, SUIT_CORNER_WEIGHT, TABLE_CONF, VIEW_OVERLAP, WHOLE_RANK_SURE,
                                        ZOOM_SMALL)
 
 DETECTOR_FILE = "card-detector.onnx"
@@ -678,13 +677,13 @@ class CardDetector:
         if not 0.0 < outlined_score < 1.0:
             raise ValueError(f"outlined_score must be in (0, 1), got {outlined_score!r}")
         self.outlined_min_prob = outlined_min_prob
-        if faint_twin_iou is not None and not 0.0 < faint_twin_iou <= 1.0:
-            raise ValueError(f"faint_twin_iou must be in (0, 1] or None, got {faint_twin_iou!r}")
-        self.faint_twin_iou = faint_twin_iou
         self.outlined_score = outlined_score
         self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
         if outlined_min_prob is not None and self.outline_path.is_file():
             self.outline_gate = self.outline_model or OutlineModel(self.outline_path, threads)
+        if faint_twin_iou is not None and not 0.0 < faint_twin_iou <= 1.0:
+            raise ValueError(f"faint_twin_iou must be in (0, 1] or None, got {faint_twin_iou!r}")
+        self.faint_twin_iou = faint_twin_iou
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -1099,7 +1098,8 @@ class CardDetector:
                    classes: np.ndarray) -> list[Detection]:
         """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
         named weakly left out (``face_min_prob``; kept where an outline backs them: ``outlined_min_prob``), one card
-        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), no name held twice (``one_deck``).  A stage of its own so that latency is timed end to end."""
+        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), no name held twice (``one_deck``).  A stage
+        of its own so that latency is timed end to end."""
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
             found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first

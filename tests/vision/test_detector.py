@@ -120,6 +120,26 @@ def test_cli_save_writes_annotated_images(tmp_path, capsys):
     assert len(list(tmp_path.glob("*.jpg"))) == 1
 
 
+def test_cli_keeps_outlined_faces_unless_told_not_to(monkeypatch, capsys):
+    """`companion detect` reads the family's outline check (PHOTO_FAMILY's ``outlined_min_prob``) by default;
+    ``--no-outlined`` leaves --min-prob alone to decide."""
+    import companion.vision.detector as vd
+
+    asked = []
+
+    class Recorder(vd.CardDetector):
+        def __init__(self, family, **kwargs):
+            asked.append(kwargs.get("outlined_min_prob"))
+            super().__init__(family, **kwargs)
+
+    monkeypatch.setattr(vd, "CardDetector", Recorder)
+    image = str(sorted(FIXTURES.glob("*.jpg"))[0])
+    assert main(["detect", image]) == 0 and main(["detect", image, "--no-outlined"]) == 0
+    from companion.vision.settings import PHOTO_FAMILY
+
+    assert asked == [PHOTO_FAMILY["french"]["outlined_min_prob"], None]
+
+
 def test_cli_missing_or_corrupt_image(tmp_path, capsys):
     bad = tmp_path / "bad.jpg"
     bad.write_bytes(b"\xff\xd8 this is not a jpeg")
@@ -600,15 +620,57 @@ def test_faces_named_under_their_floor_are_kept_where_an_outline_backs_them(fren
     assert {d.card for d in det.detect(image)} == {"QH"} and Outlines.reads == 1  # no weak face: no outline read
 
 
-def test_outlined_faces_are_asked_for_by_photo_settings_and_checked():
-    """The family's ``outlined_min_prob`` (PHOTO_FAMILY) reaches the detector through photo_settings, which loads
-    the shipped outline model for it; a floor outside [0, 1) is a clear error."""
-    assert photo_settings(family="french", outlined_min_prob=0.1)["outlined_min_prob"] == 0.1
-    det = CardDetector("french", **photo_settings(family="french", outlined_min_prob=0.1))
+def test_a_faint_twin_of_a_sure_card_is_dropped_when_asked(french, monkeypatch):
+    """``faint_twin_iou``: a faint box over the top half of a sure card (IoU 0.5 with it; merging is set to 0.9 here
+    so that it does not take the twin first) named as that card is the card again, and dropped; the sure box keeps
+    its place.  Off (None), the twin stays a second detection."""
+    import copy
+
+    det = copy.copy(french)
+    det.prior, det.conf, det.scales, det.outlines, det.rows = None, 0.35, (1.0,), False, False
+    det.faint_conf, det.faint_min_prob, det.faint_overlap, det.merge_iou = 0.02, 0.3, 0.7, 0.9
+    index = {v: k for k, v in det.cls_names.items()}
+    image = np.zeros((120, 200, 3), np.uint8)
+    image[12:98, 12:68] = (0, 0, 255)
+    boxes = {(10, 10, 70, 100): 0.8, (10, 10, 70, 55): 0.1}  # the card, and its top half boxed faintly
+
+    def boxes_at(img, factor, conf=None, session=None):
+        kept = [(b, s) for b, s in boxes.items() if s >= (det.conf if conf is None else conf)]
+        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
+                np.zeros(len(kept), dtype=int))
+
+    def fake(crops, corner_crops=None, upright=None, overlapped=None):
+        out = np.full((len(crops), len(det.cls_names)), 0.001)
+        out[:, index["QH"]] = 0.9
+        return out
+
+    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "classify_crops", fake)
+    assert [d.box for d in det.detect(image)] == [(10.0, 10.0, 70.0, 100.0), (10.0, 10.0, 70.0, 55.0)]
+    det.faint_twin_iou = 0.3
+    assert [d.box for d in det.detect(image)] == [(10.0, 10.0, 70.0, 100.0)]
+
+
+def test_outlined_faces_and_faint_twins_are_asked_for_by_photo_settings_and_checked(monkeypatch):
+    """The family's ``outlined_min_prob`` and ``faint_twin_iou`` (PHOTO_FAMILY) reach the detector through
+    photo_settings, which loads the shipped outline model for the first; one passed there wins (negative, or 0 for
+    the twins: not); a value out of range is a clear error."""
+    import companion.vision.settings as vs
+
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"outlined_min_prob": 0.1, "faint_twin_iou": 0.3}})
+    own = vs.photo_settings(family="french")
+    assert (own["outlined_min_prob"], own["faint_twin_iou"]) == (0.1, 0.3)
+    off = vs.photo_settings(family="french", outlined_min_prob=-1, faint_twin_iou=0)
+    assert (off["outlined_min_prob"], off["faint_twin_iou"]) == (None, None)
+    assert vs.photo_settings(family="spanish", outlined_min_prob=0.2)["outlined_min_prob"] == 0.2
+    det = CardDetector("french", **own)
     assert det.outline_gate is not None and det.outline_model is None  # asked about, not used to turn cards upright
-    assert CardDetector("french").outline_gate is None
+    assert det.faint_twin_iou == 0.3
+    assert CardDetector("french").outline_gate is None and CardDetector("french").faint_twin_iou is None
     with pytest.raises(ValueError, match="outlined_min_prob must be in"):
         CardDetector("french", outlined_min_prob=1.5)
+    with pytest.raises(ValueError, match="faint_twin_iou must be in"):
+        CardDetector("french", faint_twin_iou=1.5)
 
 
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
