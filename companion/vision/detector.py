@@ -896,11 +896,16 @@ class CardDetector:
 
     def outline_model_warning(self) -> str | None:
         """What to tell whoever asked for the outline model when it is not read (None when it is, or was not
-        asked for): a reading by the finders alone must not pass for one with the model."""
-        if not self.outline_model_asked or self.outline_model is not None:
-            return None
-        return (f"no outline model read ({self.outline_path} missing, or no corner model): each card is turned "
-                f"upright by the outline finders alone")
+        asked for): a reading by the finders alone, or without the outline check of weakly named faces
+        (``outlined_min_prob``), must not pass for one with the model."""
+        said = []
+        if self.outline_model_asked and self.outline_model is None:
+            said.append(f"no outline model read ({self.outline_path} missing, or no corner model): each card is "
+                        f"turned upright by the outline finders alone")
+        if self.outlined_min_prob is not None and self.outline_gate is None:
+            said.append(f"no outline model read ({self.outline_path} missing): faces named under the floors are left "
+                        f"out, outlined or not")
+        return "; ".join(said) or None
 
     def card_outline(self, image_bgr: np.ndarray, box: tuple[float, float, float, float],
                      overlapped: bool = False) -> tuple[tuple[float, float], tuple[float, float], float] | None:
