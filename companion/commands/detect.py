@@ -66,7 +66,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         settings = photo_settings(args.conf, args.scales, args.outlines, rows=args.rows,
                                   face_min_prob=args.min_prob, outline_model=args.outline_model, zoom=args.zoom,
-                                  family=args.family, outlined_min_prob=None if args.outlined else -1)
+                                  family=args.family, outlined_min_prob=None if args.outlined else -1,
+                                  size_check=None if args.size_check else 0)
         detector = CardDetector(args.family, models_dir=args.models, **settings)
     except (ModelError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -127,6 +128,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="keep a face named under --min-prob where the outline model outlines a card around its box "
                         "and the classifier names it the family's outlined_min_prob or more (PHOTO_FAMILY: 0.1 for "
                         "both families' photos; --no-outlined: --min-prob alone decides)")
+    p.add_argument("--size-check", action=argparse.BooleanOptionalAction, default=True,
+                   help="leave out a weakly named face whose box is far smaller or larger than the surer faces' (a "
+                        "pip, a letter, a box around several cards) where the family's photo settings ask for it "
+                        "(PHOTO_FAMILY's size_check; --no-size-check: not)")
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, or the family's "
                         "card-outlines-<family>-photo.onnx, where shipped) "

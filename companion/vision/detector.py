@@ -45,7 +45,8 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
                                     side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
-from companion.vision.merging import drop_faint_twins, merge_same_cards, one_of_each
+from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
+                                      merge_same_cards, one_of_each)
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
@@ -502,6 +503,9 @@ class CardDetector:
     a covered or unseen design's card that the classifier names weakly still has its outline (session 84).
     ``faint_twin_iou``: a faint face named as a surer face whose box it overlaps this much (IoU) or lies in is that
     card boxed again, and dropped (:func:`companion.vision.merging.drop_faint_twins`, after ``merge_iou``; None: not).
+    ``size_check``: a face named under this whose box is far smaller or larger than the faces surer than it is
+    clutter, and dropped (:func:`companion.vision.merging.drop_misfit_sizes` with ``size_ref_min``, ``size_small``
+    and ``size_large``, after ``faint_twin_iou``; None: not).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -532,7 +536,9 @@ class CardDetector:
                  zoom_overlap: float | None = None, faint_overlap: float = VIEW_OVERLAP,
                  faint_overlap_from: float = 0.0, faint_holds: bool = False, faint_max: int = FAINT_MAX,
                  family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
-                 outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None) -> None:
+                 outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
+                 size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
+                 size_large: float = SIZE_LARGE) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -684,6 +690,12 @@ class CardDetector:
         if faint_twin_iou is not None and not 0.0 < faint_twin_iou <= 1.0:
             raise ValueError(f"faint_twin_iou must be in (0, 1] or None, got {faint_twin_iou!r}")
         self.faint_twin_iou = faint_twin_iou
+        if size_check is not None and not 0.0 < size_check <= 1.0:
+            raise ValueError(f"size_check must be in (0, 1] or None, got {size_check!r}")
+        if not 0.0 < size_small < 1.0 < size_large:
+            raise ValueError(f"need 0 < size_small < 1 < size_large, got {size_small!r}, {size_large!r}")
+        self.size_check = size_check
+        self.size_ref_min, self.size_small, self.size_large = size_ref_min, size_small, size_large
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -1103,7 +1115,8 @@ class CardDetector:
                    classes: np.ndarray) -> list[Detection]:
         """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
         named weakly left out (``face_min_prob``; kept where an outline backs them: ``outlined_min_prob``), one card
-        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), no name held twice (``one_deck``).  A stage
+        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), weakly named faces far off the photo's card size
+        left out (``size_check``), no name held twice (``one_deck``).  A stage
         of its own so that latency is timed end to end."""
         found = self.name_boxes(image_bgr, boxes, scores, classes)
         if self.rows and self.corners is not None:
@@ -1112,6 +1125,8 @@ class CardDetector:
         found = merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
         if self.faint_twin_iou is not None and self.faint_conf is not None:
             found = drop_faint_twins(found, self.conf, self.faint_twin_iou)
+        if self.size_check is not None:
+            found = drop_misfit_sizes(found, self.size_check, self.size_ref_min, self.size_small, self.size_large)
         found = one_of_each(found) if self.one_deck else found
         return self._with_outlines(image_bgr, found) if self.outline_model is not None and found else found
 

@@ -55,6 +55,7 @@ from companion.synth.scene import INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import CardDetector, read_image
+from companion.vision.merging import SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
                                        HIDDEN_MODES, ONE_WINDOW, OUTLINED_SCORE, OVERLAP_MIN, PAPER_ROWS,
@@ -589,6 +590,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faint-twin-iou", type=float, default=None, metavar="IOU",
                    help="drop a faint face named as a surer face whose box it overlaps this much or lies in (default: "
                         "the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--size-check", type=float, default=None, metavar="P",
+                   help="drop a face named under P whose box is far off the size of the faces surer than it (default: "
+                        "the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--size-ref-min", type=float, default=SIZE_REF_MIN,
+                   help="with --size-check: how surely a surer face must be named to be measured against "
+                        "(default %(default)s)")
+    p.add_argument("--size-small", type=float, default=SIZE_SMALL,
+                   help="with --size-check: under this share of the surer faces' median area is too small "
+                        "(default %(default)s)")
+    p.add_argument("--size-large", type=float, default=SIZE_LARGE,
+                   help="with --size-check: over this many times it is too large (default %(default)s)")
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
@@ -667,7 +679,10 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_overlap_from=args.faint_overlap_from,
                                                  faint_holds=args.faint_holds, family_views=args.family_views,
                                                  outlined_min_prob=args.outlined_min_prob,
-                                                 faint_twin_iou=args.faint_twin_iou))
+                                                 faint_twin_iou=args.faint_twin_iou,
+                                                 size_check=args.size_check),
+                                size_ref_min=args.size_ref_min, size_small=args.size_small,
+                                size_large=args.size_large)
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another
@@ -685,7 +700,9 @@ def main(argv: list[str] | None = None) -> int:
                     "face_min_prob": detector.face_min_prob, "merge_iou": detector.merge_iou,
                     "outlined_min_prob": detector.outlined_min_prob if detector.outline_gate is not None else None,
                     "outlined_score": detector.outlined_score if detector.outline_gate is not None else None,
-                    "faint_twin_iou": detector.faint_twin_iou,
+                    "faint_twin_iou": detector.faint_twin_iou, "size_check": detector.size_check,
+                    "size_ref_min": detector.size_ref_min, "size_small": detector.size_small,
+                    "size_large": detector.size_large,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

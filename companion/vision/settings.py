@@ -355,7 +355,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_overlap: float | None = None, faint_max: int | None = None,
                    faint_overlap_from: float | None = None, faint_holds: bool | None = None,
                    family_views: str | None = None, photo_outlines: bool = True,
-                   outlined_min_prob: float | None = None, faint_twin_iou: float | None = None) -> dict:
+                   outlined_min_prob: float | None = None, faint_twin_iou: float | None = None,
+                   size_check: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -383,11 +384,13 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``FAMILY_VIEWS``), and faces named under their floor kept where an outline backs them and they are named
     ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``), and a faint
     face named as a surer one it overlaps by ``faint_twin_iou`` (IoU) or lies in dropped (None: the family's, else
-    not; 0: not). ``family``: where :data:`PHOTO_FAMILY` gives that family its own ``conf`` (with the shrunk
-    view), ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
+    not; 0: not), and a face named under ``size_check`` far off the size of the faces surer than it dropped (None:
+    the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`). ``family``: where
+    :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
+    ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
-    ``faint_holds``, ``family_views``, ``outlined_min_prob`` or ``faint_twin_iou``, it replaces the shared value (one
-    passed here wins)."""
+    ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou`` or ``size_check``, it replaces the
+    shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -401,7 +404,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     if outlines is None:
         outlines = len(chosen) > 1
     if faint_conf is None and len(chosen) > 1:
-        faint_conf = FAINT_CONF
+        faint_conf = own.get("faint_conf", FAINT_CONF)
     if not faint_conf:  # 0: none
         faint_conf = None
     if rows is None:
@@ -431,4 +434,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "outline_model_for": PHOTO_OUTLINE_MODEL_FOR if outline_model_for is None else outline_model_for,
             "outlined_min_prob": (own.get("outlined_min_prob") if outlined_min_prob is None
                                   else None if outlined_min_prob < 0 else outlined_min_prob),
-            "faint_twin_iou": own.get("faint_twin_iou") if faint_twin_iou is None else (faint_twin_iou or None)}
+            "faint_twin_iou": own.get("faint_twin_iou") if faint_twin_iou is None else (faint_twin_iou or None),
+            "size_check": own.get("size_check") if size_check is None else (size_check or None)}

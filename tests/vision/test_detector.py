@@ -120,24 +120,28 @@ def test_cli_save_writes_annotated_images(tmp_path, capsys):
     assert len(list(tmp_path.glob("*.jpg"))) == 1
 
 
-def test_cli_keeps_outlined_faces_unless_told_not_to(monkeypatch, capsys):
-    """`companion detect` reads the family's outline check (PHOTO_FAMILY's ``outlined_min_prob``) by default;
-    ``--no-outlined`` leaves --min-prob alone to decide."""
+def test_cli_keeps_outlined_faces_and_checks_sizes_unless_told_not_to(monkeypatch, capsys):
+    """`companion detect` reads the family's outline check and size check (PHOTO_FAMILY's ``outlined_min_prob``
+    and ``size_check``) by default; ``--no-outlined`` leaves --min-prob alone to decide, ``--no-size-check`` keeps
+    faces of any size."""
     import companion.vision.detector as vd
 
     asked = []
 
     class Recorder(vd.CardDetector):
         def __init__(self, family, **kwargs):
-            asked.append(kwargs.get("outlined_min_prob"))
+            asked.append((kwargs.get("outlined_min_prob"), kwargs.get("size_check")))
             super().__init__(family, **kwargs)
 
     monkeypatch.setattr(vd, "CardDetector", Recorder)
+    import companion.vision.settings as vs
+
+    monkeypatch.setitem(vs.PHOTO_FAMILY, "french", {**vs.PHOTO_FAMILY["french"], "size_check": 0.5})
     image = str(sorted(FIXTURES.glob("*.jpg"))[0])
     assert main(["detect", image]) == 0 and main(["detect", image, "--no-outlined"]) == 0
-    from companion.vision.settings import PHOTO_FAMILY
-
-    assert asked == [PHOTO_FAMILY["french"]["outlined_min_prob"], None]
+    assert main(["detect", image, "--no-size-check"]) == 0
+    outlined = vs.PHOTO_FAMILY["french"]["outlined_min_prob"]
+    assert asked == [(outlined, 0.5), (None, 0.5), (outlined, None)]
 
 
 def test_cli_missing_or_corrupt_image(tmp_path, capsys):
@@ -671,6 +675,30 @@ def test_outlined_faces_and_faint_twins_are_asked_for_by_photo_settings_and_chec
         CardDetector("french", outlined_min_prob=1.5)
     with pytest.raises(ValueError, match="faint_twin_iou must be in"):
         CardDetector("french", faint_twin_iou=1.5)
+
+
+def test_the_size_check_is_asked_for_by_photo_settings_and_runs_after_the_twins(monkeypatch):
+    """The family's ``size_check`` (PHOTO_FAMILY) reaches the detector through photo_settings (0 passed there: not);
+    the detector drops a weakly named pip's box beside a surer card and keeps it without the check; a value out of
+    range is a clear error."""
+    import companion.vision.settings as vs
+
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"size_check": 0.5}})
+    assert vs.photo_settings(family="french")["size_check"] == 0.5
+    assert vs.photo_settings(family="french", size_check=0)["size_check"] is None
+    assert vs.photo_settings(family="spanish")["size_check"] is None
+    det = CardDetector("french", size_check=0.5)
+    card = Detection("QH", 0.81, (10.0, 10.0, 70.0, 100.0), 0.9, 0.9)
+    pip = Detection("AH", 0.08, (20.0, 20.0, 30.0, 30.0), 0.2, 0.4)
+    monkeypatch.setattr(det, "name_boxes", lambda *a, **k: [card, pip])
+    image = np.zeros((120, 120, 3), np.uint8)
+    assert det.read_boxes(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0)) == [card]
+    det.size_check = None
+    assert det.read_boxes(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0)) == [card, pip]
+    with pytest.raises(ValueError, match="size_check must be in"):
+        CardDetector("french", size_check=1.5)
+    with pytest.raises(ValueError, match="size_small"):
+        CardDetector("french", size_small=2.0)
 
 
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():

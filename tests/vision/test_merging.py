@@ -10,7 +10,8 @@ import pytest
 
 from companion.boxes import iou
 from companion.vision.detector import CardDetector, Detection, read_image
-from companion.vision.merging import MERGE_IOU, drop_faint_twins, merge_same_cards, one_of_each
+from companion.vision.merging import (MERGE_IOU, SIZE_LARGE, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
+                                      merge_same_cards, one_of_each)
 from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
@@ -50,6 +51,30 @@ def test_a_faint_box_named_as_a_surer_one_it_overlaps_or_lies_in_is_dropped():
     assert drop_faint_twins(found, threshold=0.35, iou_min=0.15) == [sure, other, apart, sure_twin, found[-1]]
     with pytest.raises(ValueError, match="iou_min"):
         drop_faint_twins(found, 0.35, 0.0)
+
+
+def test_a_weakly_named_face_far_off_the_surer_faces_size_is_dropped():
+    """A face named under ``below`` whose box is under SIZE_SMALL or over SIZE_LARGE times the median area of the
+    faces surer than it (named ``ref_min`` or more) is dropped: a pip or a letter, a box around several cards.  A
+    face named surely, one near the cards' size, a back, and a face with no surer face to measure by, stay."""
+    cards = [_face("QH", 0.9, (0.0, 0.0, 60.0, 90.0)), _face("7S", 0.8, (100.0, 0.0, 160.0, 90.0)),
+             _face("2D", 0.7, (200.0, 0.0, 262.0, 94.0))]
+    pip = _face("AH", 0.5, (20.0, 20.0, 32.0, 32.0), p=0.15)  # 144 px against 5,400: 0.03 of a card
+    loose = _face("10C", 0.3, (0.0, 0.0, 170.0, 120.0), p=0.2)  # 3.8 cards
+    card_sized = _face("5C", 0.3, (300.0, 0.0, 340.0, 70.0), p=0.2)  # 0.52 of a card
+    sure_pip = _face("9S", 0.5, (120.0, 20.0, 132.0, 32.0), p=0.9)  # named surely: the classifier is trusted
+    back = Detection("back", 0.6, (400.0, 0.0, 410.0, 10.0), 1.0, 0.6)
+    found = [*cards, pip, loose, card_sized, sure_pip, back]
+    assert drop_misfit_sizes(found, below=0.5) == [*cards, card_sized, sure_pip, back]
+    assert drop_misfit_sizes(found, below=0.5, large=4.0) == [*cards, loose, card_sized, sure_pip, back]
+    assert drop_misfit_sizes(found, below=0.1) == found  # nothing named under 0.1
+    # measured only against surer faces named ref_min or more: here none is, so nothing says how big a card is
+    assert drop_misfit_sizes(found, below=0.5, ref_min=0.95) == found
+    alone = [pip, loose]  # the pip is surer than the loose box (0.075 > 0.06) but named under ref_min
+    assert drop_misfit_sizes(alone, below=0.5) == alone
+    assert 0.0 < SIZE_SMALL < 1.0 < SIZE_LARGE
+    with pytest.raises(ValueError, match="small"):
+        drop_misfit_sizes(found, 0.5, small=1.5)
 
 
 def test_other_cards_backs_and_boxes_apart_are_left_as_they_are():
