@@ -55,6 +55,7 @@ from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_LONG, CORNER_SHIFTS, CORNER_WEIGHT,
                                        DETECTOR_MIN_SIDE, DETECTOR_SIZE, DETECTOR_STRIDE, FAINT_CLASS, FAINT_HOLDER,
+                                       FAINTEST_MIN_PROB,
                                        FAINT_HOLDS_AREA, FAINT_HOLDS_INSIDE, FAINT_MAX, FAINT_MIN_PROB, FAMILY_VIEWS,
                                        FOUND_BY_DETECTOR, FOUND_BY_OUTLINE, HIDDEN_MODE, HIDDEN_MODES,
                                        ONE_WINDOW, OUTLINE_CLASS, OUTLINE_MIN_PROB, OUTLINE_SCORE, OUTLINED_SCORE,
@@ -506,6 +507,10 @@ class CardDetector:
     ``size_check``: a face named under this whose box is far smaller or larger than the faces surer than it is
     clutter, and dropped (:func:`companion.vision.merging.drop_misfit_sizes` with ``size_ref_min``, ``size_small``
     and ``size_large``, after ``faint_twin_iou``; None: not).
+    ``faintest_below``: a faint box the detector scored under this is kept only where the classifier names it a face
+    at ``faintest_min_prob`` or more, an outline or not (:meth:`faintest`; None: no such floor).  Why: on the real
+    photos the faint boxes scored 0.02-0.04 lay mostly on clutter, while a covered card's faint box is scored
+    higher (session 85).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -538,7 +543,8 @@ class CardDetector:
                  family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
                  outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
-                 size_large: float = SIZE_LARGE) -> None:
+                 size_large: float = SIZE_LARGE, faintest_below: float | None = None,
+                 faintest_min_prob: float = FAINTEST_MIN_PROB) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -696,6 +702,11 @@ class CardDetector:
             raise ValueError(f"need 0 < size_small < 1 < size_large, got {size_small!r}, {size_large!r}")
         self.size_check = size_check
         self.size_ref_min, self.size_small, self.size_large = size_ref_min, size_small, size_large
+        if faintest_below is not None and not 0.0 < faintest_below < 1.0:
+            raise ValueError(f"faintest_below must be in (0, 1) or None, got {faintest_below!r}")
+        if not 0.0 <= faintest_min_prob <= 1.0:
+            raise ValueError(f"faintest_min_prob must be in [0, 1], got {faintest_min_prob!r}")
+        self.faintest_below, self.faintest_min_prob = faintest_below, faintest_min_prob
         if not 0.0 <= band_weight <= 4.0:
             raise ValueError(f"band_weight must be in [0, 4], got {band_weight!r}")
         self.band_weight = band_weight
@@ -1137,10 +1148,20 @@ class CardDetector:
         faint = self.faint_conf is not None and d.found_by == FOUND_BY_DETECTOR and d.detector_confidence < self.conf
         return max(self.faint_min_prob, self.face_min_prob) if faint else self.face_min_prob
 
+    def faintest(self, d: Detection) -> bool:
+        """Whether ``d`` is a faint face the detector scored under ``faintest_below`` named under
+        ``faintest_min_prob``: left out, outlined or not."""
+        return (self.faintest_below is not None and d.card != "back" and d.found_by == FOUND_BY_DETECTOR
+                and d.detector_confidence < min(self.faintest_below, self.conf)
+                and d.rank_confidence < self.faintest_min_prob)
+
     def outlined(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """``found`` without the faces named under their :meth:`floor`, but for those named ``outlined_min_prob``
         or more whose box an outline of the outline model scored ``outlined_score`` or more fits
-        (:func:`companion.vision.outline_model.outline_fits`; the model is read only when such a face is there)."""
+        (:func:`companion.vision.outline_model.outline_fits`; the model is read only when such a face is there),
+        and without the :meth:`faintest` faces."""
+        if self.faintest_below is not None:
+            found = [d for d in found if not self.faintest(d)]
         if self.outline_gate is None or self.outlined_min_prob is None:
             # (a faint face named under faint_min_prob is gone already: name_boxes)
             return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]

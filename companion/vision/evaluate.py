@@ -601,6 +601,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(default %(default)s)")
     p.add_argument("--size-large", type=float, default=SIZE_LARGE,
                    help="with --size-check: over this many times it is too large (default %(default)s)")
+    p.add_argument("--faintest-below", type=float, default=None, metavar="S",
+                   help="keep a faint box the detector scored under S only where named FAINTEST_MIN_PROB or more, "
+                        "outlined or not (default: the family's PHOTO_FAMILY value, else not; 0: not)")
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
@@ -680,7 +683,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_holds=args.faint_holds, family_views=args.family_views,
                                                  outlined_min_prob=args.outlined_min_prob,
                                                  faint_twin_iou=args.faint_twin_iou,
-                                                 size_check=args.size_check),
+                                                 size_check=args.size_check,
+                                                 faintest_below=args.faintest_below),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small,
                                 size_large=args.size_large)
     except ValueError as exc:
@@ -702,7 +706,7 @@ def main(argv: list[str] | None = None) -> int:
                     "outlined_score": detector.outlined_score if detector.outline_gate is not None else None,
                     "faint_twin_iou": detector.faint_twin_iou, "size_check": detector.size_check,
                     "size_ref_min": detector.size_ref_min, "size_small": detector.size_small,
-                    "size_large": detector.size_large,
+                    "size_large": detector.size_large, "faintest_below": detector.faintest_below,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

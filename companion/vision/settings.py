@@ -82,6 +82,9 @@ FAINT_MIN_PROB = 0.40
 # 89, and the outline model outlined no card (score < 0.01) around 865 of the 994 weakly named boxes on no card;
 # fr6613's cards named right under the floors had an outline at 0.5 or more 183 times in 240 (session 84).
 OUTLINED_SCORE = 0.5
+# A faint box the detector scored under a family's ``faintest_below`` (PHOTO_FAMILY) is kept only where the classifier
+# names it a face at this or more, an outline or not (CardDetector's ``faintest_min_prob``).
+FAINTEST_MIN_PROB = 0.5
 FAINT_MAX = 8  # at most this many faint boxes are read (the best scored): each costs a classifier pass
 # A surer box this many times a faint box's area that holds it does not hide it: the real photos' loose boxes
 # (IoU 0.25-0.5 with a missed card) were 2-4 times the card and held it whole, a box around a pair or a fan.
@@ -356,7 +359,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_overlap_from: float | None = None, faint_holds: bool | None = None,
                    family_views: str | None = None, photo_outlines: bool = True,
                    outlined_min_prob: float | None = None, faint_twin_iou: float | None = None,
-                   size_check: float | None = None) -> dict:
+                   size_check: float | None = None, faintest_below: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -385,12 +388,14 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``), and a faint
     face named as a surer one it overlaps by ``faint_twin_iou`` (IoU) or lies in dropped (None: the family's, else
     not; 0: not), and a face named under ``size_check`` far off the size of the faces surer than it dropped (None:
-    the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`). ``family``: where
+    the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`), and a faint box scored
+    under ``faintest_below`` kept only where named ``FAINTEST_MIN_PROB`` or more (None: the family's, else not; 0:
+    not). ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
-    ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou`` or ``size_check``, it replaces the
-    shared value (one passed here wins)."""
+    ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check`` or
+    ``faintest_below``, it replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -435,4 +440,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "outlined_min_prob": (own.get("outlined_min_prob") if outlined_min_prob is None
                                   else None if outlined_min_prob < 0 else outlined_min_prob),
             "faint_twin_iou": own.get("faint_twin_iou") if faint_twin_iou is None else (faint_twin_iou or None),
-            "size_check": own.get("size_check") if size_check is None else (size_check or None)}
+            "size_check": own.get("size_check") if size_check is None else (size_check or None),
+            "faintest_below": own.get("faintest_below") if faintest_below is None else (faintest_below or None)}

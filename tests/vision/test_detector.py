@@ -701,6 +701,40 @@ def test_the_size_check_is_asked_for_by_photo_settings_and_runs_after_the_twins(
         CardDetector("french", size_small=2.0)
 
 
+def test_the_faintest_boxes_need_a_sure_name_outlined_or_not(monkeypatch):
+    """``faintest_below``: a faint face the detector scored under it is kept only where named FAINTEST_MIN_PROB or
+    more, even where an outline backs it; a faint face scored over it, a sure one, a back, or a face found by the
+    outline search are left to the other floors.  The family's value reaches the detector through photo_settings."""
+    import companion.vision.settings as vs
+    from companion.vision.settings import FAINTEST_MIN_PROB, FOUND_BY_OUTLINE
+
+    det = CardDetector("french", conf=0.35, faint_conf=0.02, faintest_below=0.04)
+    weak = Detection("QH", 0.012, (10.0, 10.0, 70.0, 100.0), 0.4, 0.03)
+    sure_named = Detection("7S", 0.018, (100.0, 10.0, 160.0, 100.0), 0.6, 0.03)
+    fainter = Detection("2D", 0.02, (200.0, 10.0, 260.0, 100.0), 0.4, 0.05)
+    outline_found = Detection("3C", 0.012, (300.0, 10.0, 360.0, 100.0), 0.4, 0.03, found_by=FOUND_BY_OUTLINE)
+    back = Detection("back", 0.03, (400.0, 10.0, 460.0, 100.0), 1.0, 0.03)
+    found = [weak, sure_named, fainter, outline_found, back]
+    assert 0.4 < FAINTEST_MIN_PROB <= 0.6
+    assert [det.faintest(d) for d in found] == [True, False, False, False, False]
+    image = np.zeros((120, 480, 3), np.uint8)
+    assert det.outlined(image, found) == found[1:]
+
+    class AllOutlined:  # an outline fits every box: the faintest weak face still goes
+        def scored_rects(self, image):
+            return [(((x + 30.0, 55.0), (60.0, 90.0), 0.0), 0.9) for x in (10.0, 100.0, 200.0, 300.0, 400.0)]
+
+    det.outline_gate, det.outlined_min_prob, det.face_min_prob, det.faint_min_prob = AllOutlined(), 0.1, 0.5, 0.5
+    assert det.outlined(image, found) == found[1:]
+    det.faintest_below = None
+    assert det.outlined(image, found) == found
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"faintest_below": 0.04}})
+    assert vs.photo_settings(family="french")["faintest_below"] == 0.04
+    assert vs.photo_settings(family="french", faintest_below=0)["faintest_below"] is None
+    with pytest.raises(ValueError, match="faintest_below must be in"):
+        CardDetector("french", faintest_below=1.5)
+
+
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
     from companion.vision.settings import FAINT_CONF
 
