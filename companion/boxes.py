@@ -10,6 +10,11 @@ from __future__ import annotations
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
 
 
+def box_area(a: Box) -> float:
+    """A box's area (0 for an empty or inverted one)."""
+    return max(0.0, a[2] - a[0]) * max(0.0, a[3] - a[1])
+
+
 def box_intersection(a: Box, b: Box) -> float:
     """The area two boxes share (0 when apart)."""
     x1, y1 = max(a[0], b[0]), max(a[1], b[1])

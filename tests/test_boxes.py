@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.boxes import box_intersection, iou
+from companion.boxes import box_area, box_intersection, iou
 
 
 def test_iou_of_known_boxes():
@@ -17,6 +17,12 @@ def test_iou_of_known_boxes():
     assert iou((0, 0, 10, 10), (2, 2, 4, 4)) == pytest.approx(4 / 100)  # one inside the other
     assert box_intersection((0, 0, 10, 10), (5, 5, 20, 20)) == 25
     assert iou((0, 0, 0, 0), (0, 0, 0, 0)) == 0.0  # empty boxes are no match, not a division by zero
+
+
+def test_box_area_is_zero_for_an_empty_or_inverted_box():
+    assert box_area((2, 3, 12, 8)) == 50
+    assert box_area((0, 0, 0, 10)) == 0.0
+    assert box_area((10, 10, 0, 0)) == 0.0  # inverted: no area, not a positive product of two negatives
 
 
 coord = st.floats(0, 1000, allow_nan=False)

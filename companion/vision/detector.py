@@ -39,7 +39,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.boxes import inside_share
+from companion.boxes import box_area, inside_share
 from companion.paths import models_dir as default_models_dir
 from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_iou, card_quad, corner_views,
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
@@ -401,11 +401,6 @@ def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     inside = [o for o in outlines
               if inside_share(o, box) >= 0.9 and 0.3 <= (o[2] - o[0]) * (o[3] - o[1]) / area <= 0.7]
     return np.asarray(inside[0], dtype=box.dtype) if len(inside) == 1 else box
-
-
-def _area(z: np.ndarray) -> float:
-    """A box's area (0 for an empty one)."""
-    return max(0.0, z[2] - z[0]) * max(0.0, z[3] - z[1])
 
 
 class CardDetector:
@@ -1145,23 +1140,25 @@ class CardDetector:
         """How surely ``d``'s face must be named to be kept without an outline when outlines are asked about
         (``outlined_min_prob``): ``faint_min_prob`` for a faint box (scored under the threshold, a row's strip cut
         from one too), else ``face_min_prob``."""
-        faint = self.faint_conf is not None and d.found_by == FOUND_BY_DETECTOR and d.detector_confidence < self.conf
-        return max(self.faint_min_prob, self.face_min_prob) if faint else self.face_min_prob
+        return max(self.faint_min_prob, self.face_min_prob) if self.faint(d) else self.face_min_prob
+
+    def faint(self, d: Detection) -> bool:
+        """Whether ``d`` is a faint box's: the detector scored it under its threshold (a row's strip cut from one
+        too), kept only because faint boxes are read (``faint_conf``)."""
+        return self.faint_conf is not None and d.found_by == FOUND_BY_DETECTOR and d.detector_confidence < self.conf
 
     def faintest(self, d: Detection) -> bool:
-        """Whether ``d`` is a faint face the detector scored under ``faintest_below`` named under
+        """Whether ``d`` is a :meth:`faint` face the detector scored under ``faintest_below`` named under
         ``faintest_min_prob``: left out, outlined or not."""
-        return (self.faintest_below is not None and d.card != "back" and d.found_by == FOUND_BY_DETECTOR
-                and d.detector_confidence < min(self.faintest_below, self.conf)
-                and d.rank_confidence < self.faintest_min_prob)
+        return (self.faintest_below is not None and d.card != "back" and self.faint(d)
+                and d.detector_confidence < self.faintest_below and d.rank_confidence < self.faintest_min_prob)
 
     def outlined(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """``found`` without the faces named under their :meth:`floor`, but for those named ``outlined_min_prob``
         or more whose box an outline of the outline model scored ``outlined_score`` or more fits
         (:func:`companion.vision.outline_model.outline_fits`; the model is read only when such a face is there),
         and without the :meth:`faintest` faces."""
-        if self.faintest_below is not None:
-            found = [d for d in found if not self.faintest(d)]
+        found = [d for d in found if not self.faintest(d)]
         if self.outline_gate is None or self.outlined_min_prob is None:
             # (a faint face named under faint_min_prob is gone already: name_boxes)
             return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
@@ -1429,14 +1426,14 @@ def _hides(sure: np.ndarray, box: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes can be the card a faint ``box`` overlaps: all but those at least
     ``FAINT_HOLDER`` times its area that hold most (80 %) of it, a box around two or three cards side by side
     (a pair held up, a fan), inside which ``box`` may be one of them."""
-    return np.array([not (_area(s) >= FAINT_HOLDER * _area(box) and inside_share(box, s) >= 0.8) for s in sure],
+    return np.array([not (box_area(s) >= FAINT_HOLDER * box_area(box) and inside_share(box, s) >= 0.8) for s in sure],
                     dtype=bool)
 
 
 def _holds(box: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """Which of the ``sure`` boxes a faint ``box`` holds: at least ``FAINT_HOLDS_INSIDE`` of one inside it, the
     one smaller than ``FAINT_HOLDS_AREA`` times its own area."""
-    return np.array([_area(s) < FAINT_HOLDS_AREA * _area(box) and inside_share(s, box) >= FAINT_HOLDS_INSIDE
+    return np.array([box_area(s) < FAINT_HOLDS_AREA * box_area(box) and inside_share(s, box) >= FAINT_HOLDS_INSIDE
                      for s in sure], dtype=bool)
 
 

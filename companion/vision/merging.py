@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.boxes import inside_share
+from companion.boxes import box_area, inside_share
 from companion.vision.crops import box_iou
 
 if TYPE_CHECKING:  # the detector imports this module
@@ -119,16 +119,13 @@ def drop_misfit_sizes(detections: list[Detection], below: float, ref_min: float 
     if not 0.0 < small < 1.0 < large:
         raise ValueError(f"need 0 < small < 1 < large, got small={small!r}, large={large!r}")
 
-    def area(d: Detection) -> float:
-        return max(0.0, d.box[2] - d.box[0]) * max(0.0, d.box[3] - d.box[1])
-
     faces = [d for d in detections if d.card != "back"]
     out = []
     for d in detections:
         if d.card != "back" and d.rank_confidence < below:
-            ref = [area(s) for s in faces
+            ref = [box_area(s.box) for s in faces
                    if s is not d and s.confidence > d.confidence and s.rank_confidence >= ref_min]
-            if ref and not small <= area(d) / float(np.median(ref)) <= large:
+            if ref and not small <= box_area(d.box) / float(np.median(ref)) <= large:
                 continue
         out.append(d)
     return out
