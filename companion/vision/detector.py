@@ -506,6 +506,11 @@ class CardDetector:
     at ``faintest_min_prob`` or more, an outline or not (:meth:`faintest`; None: no such floor).  Why: on the real
     photos the faint boxes scored 0.02-0.04 lay mostly on clutter, while a covered card's faint box is scored
     higher (session 85).
+    ``outlined_faint_from``: a faint face named under its floor is kept by an outline (``outlined_min_prob``) only
+    when the detector scored it this or more (:meth:`too_faint_to_outline`; None: at any score).  Why: with 16
+    faint boxes read, 3 of the real tune half's new false detections were faint boxes scored 0.05-0.06 on clutter
+    that an outline backed, named 0.14-0.21.  Off everywhere: rule 100 (session 86) read French photos with it, 16
+    faint boxes and ``faintest_min_prob`` 0.8, and gained too little on one of its two fresh seeds to ship.
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -539,7 +544,7 @@ class CardDetector:
                  outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
                  size_large: float = SIZE_LARGE, faintest_below: float | None = None,
-                 faintest_min_prob: float = FAINTEST_MIN_PROB) -> None:
+                 faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -683,7 +688,10 @@ class CardDetector:
             raise ValueError(f"outlined_min_prob must be in [0, 1) or None, got {outlined_min_prob!r}")
         if not 0.0 < outlined_score < 1.0:
             raise ValueError(f"outlined_score must be in (0, 1), got {outlined_score!r}")
+        if outlined_faint_from is not None and not 0.0 < outlined_faint_from < 1.0:
+            raise ValueError(f"outlined_faint_from must be in (0, 1) or None, got {outlined_faint_from!r}")
         self.outlined_min_prob = outlined_min_prob
+        self.outlined_faint_from = outlined_faint_from
         self.outlined_score = outlined_score
         self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
         if outlined_min_prob is not None and self.outline_path.is_file():
@@ -1142,6 +1150,12 @@ class CardDetector:
         from one too), else ``face_min_prob``."""
         return max(self.faint_min_prob, self.face_min_prob) if self.faint(d) else self.face_min_prob
 
+    def too_faint_to_outline(self, d: Detection) -> bool:
+        """Whether ``d`` is a :meth:`faint` face the detector scored under ``outlined_faint_from``, which an
+        outline does not keep when it is named under its :meth:`floor`."""
+        return (self.outlined_faint_from is not None and self.faint(d)
+                and d.detector_confidence < self.outlined_faint_from)
+
     def faint(self, d: Detection) -> bool:
         """Whether ``d`` is a faint box's: the detector scored it under its threshold (a row's strip cut from one
         too), kept only because faint boxes are read (``faint_conf``)."""
@@ -1163,7 +1177,8 @@ class CardDetector:
             # (a faint face named under faint_min_prob is gone already: name_boxes)
             return [d for d in found if d.card == "back" or d.rank_confidence >= self.face_min_prob]
         weak = [d.card != "back" and d.rank_confidence < self.floor(d) for d in found]
-        asked = [w and d.rank_confidence >= self.outlined_min_prob for d, w in zip(found, weak)]
+        asked = [w and d.rank_confidence >= self.outlined_min_prob and not self.too_faint_to_outline(d)
+                 for d, w in zip(found, weak)]
         if not any(asked):
             return [d for d, w in zip(found, weak) if not w]
         rects = [rect for rect, score in self.outline_gate.scored_rects(image_bgr) if score >= self.outlined_score]

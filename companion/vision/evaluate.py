@@ -555,6 +555,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with the shrunk view, also keep boxes scored from this up to --conf that the classifier "
                         "names a face at --faint-min-prob (default: FAINT_CONF; 0: none)")
     p.add_argument("--faint-min-prob", type=float, default=None, help="(default: FAINT_MIN_PROB)")
+    p.add_argument("--faint-max", type=int, default=None, metavar="N",
+                   help="read at most N faint boxes, the best scored (default: the family's PHOTO_FAMILY value, "
+                        "else FAINT_MAX)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -604,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faintest-below", type=float, default=None, metavar="S",
                    help="keep a faint box the detector scored under S only where named FAINTEST_MIN_PROB or more, "
                         "outlined or not (default: the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--faintest-min-prob", type=float, default=None, metavar="P",
+                   help="with --faintest-below: how surely such a faint box must be named to be kept (default: the "
+                        "family's PHOTO_FAMILY value, else FAINTEST_MIN_PROB)")
+    p.add_argument("--outlined-faint-from", type=float, default=None, metavar="S",
+                   help="an outline keeps a faint face named under its floor only when the detector scored it S or "
+                        "more (default: the family's PHOTO_FAMILY value, else any score; 0: any score)")
     p.add_argument("--merge-iou", type=float, default=None,
                    help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
                         "0: not, the figure before session 37)")
@@ -680,11 +689,14 @@ def main(argv: list[str] | None = None) -> int:
                                                  family=args.family, view_overlap=args.view_overlap,
                                                  zoom_overlap=args.zoom_overlap, faint_overlap=args.faint_overlap,
                                                  faint_overlap_from=args.faint_overlap_from,
+                                                 faint_max=args.faint_max,
                                                  faint_holds=args.faint_holds, family_views=args.family_views,
                                                  outlined_min_prob=args.outlined_min_prob,
                                                  faint_twin_iou=args.faint_twin_iou,
                                                  size_check=args.size_check,
-                                                 faintest_below=args.faintest_below),
+                                                 faintest_below=args.faintest_below,
+                                                 faintest_min_prob=args.faintest_min_prob,
+                                                 outlined_faint_from=args.outlined_faint_from),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small,
                                 size_large=args.size_large)
     except ValueError as exc:
@@ -707,6 +719,9 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_twin_iou": detector.faint_twin_iou, "size_check": detector.size_check,
                     "size_ref_min": detector.size_ref_min, "size_small": detector.size_small,
                     "size_large": detector.size_large, "faintest_below": detector.faintest_below,
+                    "faintest_min_prob": detector.faintest_min_prob if detector.faintest_below is not None else None,
+                    "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None
+                                            else None),
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

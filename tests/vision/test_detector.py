@@ -620,8 +620,13 @@ def test_faces_named_under_their_floor_are_kept_where_an_outline_backs_them(fren
     assert set(got) == {"QH", "7S", "9C"}
     assert got["7S"].detector_confidence == pytest.approx(0.2) and got["7S"].rank_confidence == pytest.approx(0.15, 0.1)
     assert Outlines.reads == 1
+    det.outlined_faint_from = 0.25  # 7S's faint box is scored 0.2: too faint for its outline to keep it
+    assert {d.card for d in det.detect(image)} == {"QH", "9C"}  # a sure box's weak face is not faint: kept
+    det.outlined_faint_from = 0.15
+    assert {d.card for d in det.detect(image)} == {"QH", "7S", "9C"}
+    det.outlined_faint_from = None
     del boxes[(100, 10, 160, 100)], boxes[(200, 10, 260, 100)], boxes[(300, 10, 360, 100)], boxes[(400, 10, 460, 100)]
-    assert {d.card for d in det.detect(image)} == {"QH"} and Outlines.reads == 1  # no weak face: no outline read
+    assert {d.card for d in det.detect(image)} == {"QH"} and Outlines.reads == 3  # no weak face: no outline read
 
 
 def test_a_faint_twin_of_a_sure_card_is_dropped_when_asked(french, monkeypatch):
@@ -717,6 +722,9 @@ def test_the_faintest_boxes_need_a_sure_name_outlined_or_not(monkeypatch):
     found = [weak, sure_named, fainter, outline_found, back]
     assert 0.4 < FAINTEST_MIN_PROB <= 0.6
     assert [det.faintest(d) for d in found] == [True, False, False, False, False]
+    det.faintest_min_prob = 0.7  # a family may ask for a surer name: 7S (0.6) goes too
+    assert [det.faintest(d) for d in found] == [True, True, False, False, False]
+    det.faintest_min_prob = FAINTEST_MIN_PROB
     image = np.zeros((120, 480, 3), np.uint8)
     assert det.outlined(image, found) == found[1:]
 
@@ -728,11 +736,37 @@ def test_the_faintest_boxes_need_a_sure_name_outlined_or_not(monkeypatch):
     assert det.outlined(image, found) == found[1:]
     det.faintest_below = None
     assert det.outlined(image, found) == found
-    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"faintest_below": 0.04}})
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"faintest_below": 0.04, "faintest_min_prob": 0.8}})
     assert vs.photo_settings(family="french")["faintest_below"] == 0.04
+    assert vs.photo_settings(family="french")["faintest_min_prob"] == 0.8
+    assert vs.photo_settings(family="spanish")["faintest_min_prob"] == FAINTEST_MIN_PROB
     assert vs.photo_settings(family="french", faintest_below=0)["faintest_below"] is None
     with pytest.raises(ValueError, match="faintest_below must be in"):
         CardDetector("french", faintest_below=1.5)
+    with pytest.raises(ValueError, match="faintest_min_prob must be in"):
+        CardDetector("french", faintest_min_prob=1.5)
+
+
+def test_too_faint_to_outline_is_asked_for_by_photo_settings_and_checked(monkeypatch):
+    """``outlined_faint_from``: the family's value (PHOTO_FAMILY) reaches the detector through photo_settings (0
+    passed there: any score); only a faint face under it is too faint for an outline to keep (a sure box's face, a
+    face the outline search found, and a back are not); a value out of range is a clear error."""
+    import companion.vision.settings as vs
+    from companion.vision.settings import FOUND_BY_OUTLINE
+
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"outlined_faint_from": 0.065}})
+    assert vs.photo_settings(family="french")["outlined_faint_from"] == 0.065
+    assert vs.photo_settings(family="french", outlined_faint_from=0)["outlined_faint_from"] is None
+    assert vs.photo_settings(family="spanish")["outlined_faint_from"] is None
+    det = CardDetector("french", conf=0.35, faint_conf=0.02, outlined_faint_from=0.065)
+    box = (10.0, 10.0, 70.0, 100.0)
+    faint = [Detection("QH", 0.01, box, 0.2, 0.05), Detection("QH", 0.01, box, 0.2, 0.07)]
+    others = [Detection("QH", 0.05, box, 0.2, 0.5), Detection("QH", 0.01, box, 0.2, 0.05, found_by=FOUND_BY_OUTLINE)]
+    assert [det.too_faint_to_outline(d) for d in faint + others] == [True, False, False, False]
+    det.outlined_faint_from = None
+    assert not any(det.too_faint_to_outline(d) for d in faint + others)
+    with pytest.raises(ValueError, match="outlined_faint_from must be in"):
+        CardDetector("french", outlined_faint_from=1.5)
 
 
 def test_photo_settings_keep_faint_boxes_and_the_table_does_not():
@@ -909,7 +943,7 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"spanish": {"face_min_prob": 0.05, "zoom_overlap": 0.6,
                                                          "faint_overlap": 0.5, "rows": False,
                                                          "faint_min_prob": 0.25, "faint_max": 12,
-                                                         "conf": 0.3}})
+                                                         "conf": 0.3, "faint_conf": 0.001}})
     spanish, french = vs.photo_settings(family="spanish"), vs.photo_settings(family="french")
     assert (spanish["face_min_prob"], spanish["zoom_overlap"], spanish["view_overlap"], spanish["faint_overlap"]) \
         == (0.05, 0.6, vs.VIEW_OVERLAP, 0.5)
@@ -921,6 +955,9 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     assert (spanish["faint_max"], spanish["conf"], french["faint_max"], french["conf"]) == \
         (12, 0.3, vs.FAINT_MAX, vs.PHOTO_CONF)
     assert vs.photo_settings(family="spanish", scales=[1.0])["conf"] == vs.TABLE_CONF
+    assert (spanish["faint_conf"], french["faint_conf"]) == (0.001, vs.FAINT_CONF)
+    assert vs.photo_settings(family="spanish", scales=[1.0])["faint_conf"] is None  # the table's one view: none
+    assert vs.photo_settings(family="spanish", faint_conf=0.05)["faint_conf"] == 0.05
     assert CardDetector("spanish", **spanish).faint_max == 12
     assert CardDetector("spanish", **spanish).faint_overlap == 0.5
     assert vs.photo_settings(family="spanish", face_min_prob=0.3)["face_min_prob"] == 0.3
