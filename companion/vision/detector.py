@@ -511,6 +511,9 @@ class CardDetector:
     faint boxes read, 3 of the real tune half's new false detections were faint boxes scored 0.05-0.06 on clutter
     that an outline backed, named 0.14-0.21.  Off everywhere: rule 100 (session 86) read French photos with it, 16
     faint boxes and ``faintest_min_prob`` 0.8, and gained too little on one of its two fresh seeds to ship.
+    ``faint_corner_windows``: a faint box's index corners are read from the first this many windows of
+    ``corner_shifts`` (:meth:`box_corner_readings`; None: all of them, as a sure box's).  Spanish photos read one
+    (rule 102, session 86), which let them read 32 faint boxes for about the time 12 took.
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -544,7 +547,8 @@ class CardDetector:
                  outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
                  size_large: float = SIZE_LARGE, faintest_below: float | None = None,
-                 faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None) -> None:
+                 faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
+                 faint_corner_windows: int | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -692,6 +696,10 @@ class CardDetector:
             raise ValueError(f"outlined_faint_from must be in (0, 1) or None, got {outlined_faint_from!r}")
         self.outlined_min_prob = outlined_min_prob
         self.outlined_faint_from = outlined_faint_from
+        if faint_corner_windows is not None and not 1 <= faint_corner_windows <= len(self.corner_shifts):
+            raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
+                             f"or None, got {faint_corner_windows!r}")
+        self.faint_corner_windows = faint_corner_windows
         self.outlined_score = outlined_score
         self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
         if outlined_min_prob is not None and self.outline_path.is_file():
@@ -911,7 +919,12 @@ class CardDetector:
                 if self.rectify == "both" and size == self.crop:
                     whole = big
                 upright = None
-        out = self.classify_crops(whole, big, upright, None if overlapped is None else np.asarray(overlapped)[ok])
+        faint = None if sure is None else ~np.asarray(sure, dtype=bool)[ok]
+        # (asked only where it changes the reading: the corners of faint boxes from fewer windows)
+        split = ({"faint": faint} if self.faint_corner_windows is not None and faint is not None and faint.any()
+                 else {})
+        out = self.classify_crops(whole, big, upright, None if overlapped is None else np.asarray(overlapped)[ok],
+                                  **split)
         if self.prior is not None:
             out = out * self.prior
             out = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
@@ -969,7 +982,7 @@ class CardDetector:
 
     def classify_crops(self, crops_bgr: np.ndarray, corner_crops: np.ndarray | None = None,
                        upright: list[np.ndarray | None] | None = None,
-                       overlapped: np.ndarray | None = None) -> np.ndarray:
+                       overlapped: np.ndarray | None = None, faint: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities (N x classes) for N crops made by :func:`crop_card`
         (``corner_crops``: the same cards cut at ``corner_crop``, for the corners):
         the whole card's reading, mixed with the index corners' when a corner model is loaded.
@@ -986,12 +999,12 @@ class CardDetector:
         out = self.whole_readings(crops_bgr)
         if self.corners is not None:
             base = crops_bgr if corner_crops is None else corner_crops
-            corners = self.corner_readings(base, overlapped=overlapped)
+            corners = self.box_corner_readings(base, overlapped, faint)
             found = [j for j, u in enumerate(upright or []) if u is not None]
             turned_crops = np.stack([upright[j] for j in found]) if found else None
             if found:
-                turned = self.corner_readings(turned_crops,
-                                              overlapped=None if overlapped is None else overlapped[found])
+                turned = self.box_corner_readings(turned_crops, None if overlapped is None else overlapped[found],
+                                                  None if faint is None else faint[found])
                 corners[found] = (corners[found] + turned) / 2.0
             if self.bands is not None:
                 corners = self._with_bands(corners, base, found, turned_crops)
@@ -1116,6 +1129,25 @@ class CardDetector:
             readings.append(corners_for_faces(both[:n], both[n:], self.back_index,
                                               (v[:n], v[n:]) if weigh else None))
         return np.mean(readings, axis=0)
+
+    def box_corner_readings(self, crops_bgr: np.ndarray, overlapped: np.ndarray | None = None,
+                            faint: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`corner_readings` of N crops, those ``faint`` says are faint boxes' (N bools; None: none) read
+        from the first ``faint_corner_windows`` of ``corner_shifts`` alone (None: all of them, as the others).
+        Why: a faint box is read only to be kept or dropped, most of them are dropped, and every window is a
+        corner model pass; a photo reading more faint boxes must read each for less (session 86)."""
+        if faint is None or self.faint_corner_windows is None or not np.any(faint):
+            return self.corner_readings(crops_bgr, overlapped=overlapped)
+        faint = np.asarray(faint, dtype=bool)
+        out: np.ndarray | None = None
+        for rows, shifts in ((~faint, self.corner_shifts), (faint, self.corner_shifts[:self.faint_corner_windows])):
+            if not rows.any():
+                continue
+            got = self.corner_readings(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows])
+            if out is None:
+                out = np.zeros((len(crops_bgr), got.shape[1]))
+            out[rows] = got
+        return out
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""

@@ -558,6 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faint-max", type=int, default=None, metavar="N",
                    help="read at most N faint boxes, the best scored (default: the family's PHOTO_FAMILY value, "
                         "else FAINT_MAX)")
+    p.add_argument("--faint-corner-windows", type=int, default=None, metavar="N",
+                   help="read a faint box's index corners from the first N windows of CORNER_SHIFTS (default: the "
+                        "family's PHOTO_FAMILY value, else all of them; 0: all of them)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -696,7 +699,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  size_check=args.size_check,
                                                  faintest_below=args.faintest_below,
                                                  faintest_min_prob=args.faintest_min_prob,
-                                                 outlined_faint_from=args.outlined_faint_from),
+                                                 outlined_faint_from=args.outlined_faint_from,
+                                                 faint_corner_windows=args.faint_corner_windows),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small,
                                 size_large=args.size_large)
     except ValueError as exc:
@@ -722,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faintest_min_prob": detector.faintest_min_prob if detector.faintest_below is not None else None,
                     "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None
                                             else None),
+                    "faint_corner_windows": detector.faint_corner_windows if detector.corners is not None else None,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

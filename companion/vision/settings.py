@@ -353,6 +353,11 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # 0.001 and 16 read 0.8413, 32 read 0.8501, but each faint box costs a classifier pass: 16 took a Spanish photo
 # 1.24 times as long, 32 1.45 times), judged on fresh val6607 / val6608: mAP50 0.8405 -> 0.8516, 0.8349 -> 0.8500
 # (mAP50-95 0.5681 -> 0.5745, 0.5644 -> 0.5727); 120 scenes of val6607 back to back 192.1 -> 227.9 ms (1.19x).
+# Spanish photos then read a faint box's index corners from one window, not CORNER_SHIFTS' four, and up to 32 faint
+# boxes (``faint_corner_windows`` 1, ``faint_max`` 32; rule 102, session 86).  Tuned on val6592 (rule 101 0.8379 ->
+# 0.8479; 48 boxes 0.8500; 32 from two windows 0.8472), judged on fresh val6609 / val6610: mAP50 0.8610 -> 0.8716,
+# 0.8464 -> 0.8555 (mAP50-95 0.5833 -> 0.5906, 0.5723 -> 0.5750); 120 scenes of val6609 back to back 286.7 -> 307.3
+# ms (1.07x).
 # Tried for French, not shipped (rule 100, session 86): 16 faint boxes read, an outline keeping no faint box scored
 # under 0.065 (``outlined_faint_from``) and the faintest floor at 0.8 (``faintest_min_prob``): real photos 502 -> 504
 # of 527 at 0.132 -> 0.145 false per photo (test half 250 = 250 at 0.169 -> 0.189), fr6639 0.6482 -> 0.6559 but
@@ -360,7 +365,7 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.2, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,
-                "faint_conf": 0.001, "faint_max": 12},
+                "faint_conf": 0.001, "faint_max": 32, "faint_corner_windows": 1},
     "french": {"zoom_overlap": 0.7, "faint_overlap": 0.7, "faint_overlap_from": 0.0, "faint_holds": True,
                "faint_min_prob": 0.3, "outlined_min_prob": 0.1, "faint_twin_iou": 0.3, "size_check": 0.5,
                "faintest_below": 0.04},
@@ -383,7 +388,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    family_views: str | None = None, photo_outlines: bool = True,
                    outlined_min_prob: float | None = None, faint_twin_iou: float | None = None,
                    size_check: float | None = None, faintest_below: float | None = None,
-                   faintest_min_prob: float | None = None, outlined_faint_from: float | None = None) -> dict:
+                   faintest_min_prob: float | None = None, outlined_faint_from: float | None = None,
+                   faint_corner_windows: int | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -416,12 +422,14 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     under ``faintest_below`` kept only where named ``faintest_min_prob`` or more (None: the family's, else not; 0:
     not; ``faintest_min_prob`` None: the family's, else ``FAINTEST_MIN_PROB``), and a faint face named under its
     floor not kept by an outline when the detector scored it under ``outlined_faint_from`` (None: the family's,
-    else at any score; 0: at any score). ``family``: where
+    else at any score; 0: at any score), and a faint box's index corners read from the first
+    ``faint_corner_windows`` windows of ``CORNER_SHIFTS`` (None: the family's, else all of them; 0: all of them).
+    ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
     ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
-    ``faintest_below``, ``faintest_min_prob`` or ``outlined_faint_from``, it replaces the shared value (one passed here wins)."""
+    ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from`` or ``faint_corner_windows``, it replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -471,4 +479,6 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "faintest_min_prob": (float(own.get("faintest_min_prob", FAINTEST_MIN_PROB)) if faintest_min_prob is None
                                   else faintest_min_prob),
             "outlined_faint_from": (own.get("outlined_faint_from") if outlined_faint_from is None
-                                    else (outlined_faint_from or None))}
+                                    else (outlined_faint_from or None)),
+            "faint_corner_windows": (own.get("faint_corner_windows") if faint_corner_windows is None
+                                     else (faint_corner_windows or None))}

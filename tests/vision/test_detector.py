@@ -943,7 +943,8 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"spanish": {"face_min_prob": 0.05, "zoom_overlap": 0.6,
                                                          "faint_overlap": 0.5, "rows": False,
                                                          "faint_min_prob": 0.25, "faint_max": 12,
-                                                         "conf": 0.3, "faint_conf": 0.001}})
+                                                         "conf": 0.3, "faint_conf": 0.001,
+                                                         "faint_corner_windows": 1}})
     spanish, french = vs.photo_settings(family="spanish"), vs.photo_settings(family="french")
     assert (spanish["face_min_prob"], spanish["zoom_overlap"], spanish["view_overlap"], spanish["faint_overlap"]) \
         == (0.05, 0.6, vs.VIEW_OVERLAP, 0.5)
@@ -956,6 +957,11 @@ def test_a_family_reads_its_own_photo_settings_where_chosen(monkeypatch):
         (12, 0.3, vs.FAINT_MAX, vs.PHOTO_CONF)
     assert vs.photo_settings(family="spanish", scales=[1.0])["conf"] == vs.TABLE_CONF
     assert (spanish["faint_conf"], french["faint_conf"]) == (0.001, vs.FAINT_CONF)
+    assert (spanish["faint_corner_windows"], french["faint_corner_windows"]) == (1, None)
+    assert vs.photo_settings(family="spanish", faint_corner_windows=0)["faint_corner_windows"] is None
+    assert CardDetector("spanish", **spanish).faint_corner_windows == 1
+    with pytest.raises(ValueError, match="faint_corner_windows"):
+        CardDetector("spanish", faint_corner_windows=len(vs.CORNER_SHIFTS) + 1)
     assert vs.photo_settings(family="spanish", scales=[1.0])["faint_conf"] is None  # the table's one view: none
     assert vs.photo_settings(family="spanish", faint_conf=0.05)["faint_conf"] == 0.05
     assert CardDetector("spanish", **spanish).faint_max == 12
@@ -1057,3 +1063,44 @@ def test_cli_min_prob_keeps_or_leaves_out_the_faces_named_weakly(capsys):
     assert len(sure) < len(every)
     assert main(["detect", "--min-prob", "1.5", images[0]]) == 2
     assert "face_min_prob must be in [0, 1)" in capsys.readouterr().err
+
+
+def test_faint_boxes_read_their_corners_from_fewer_windows_when_asked(french, monkeypatch):
+    """``faint_corner_windows``: the faint boxes' corners are read from the first windows of ``corner_shifts`` alone,
+    the sure boxes' from all of them, each reading back in its box's row; off (None), one reading of every box
+    from every window, as before.  The boxes' sureness reaches the corners from :meth:`CardDetector.readings`."""
+    import copy
+
+    det = copy.copy(french)
+    det.corner_shifts = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042))
+    calls = []
+
+    def corner_readings(crops, shifts=None, overlapped=None):
+        shifts = det.corner_shifts if shifts is None else shifts
+        calls.append((len(crops), len(shifts)))
+        out = np.zeros((len(crops), 3))
+        out[:, len(shifts) - 1] = 1.0  # a reading that says how many windows it came from
+        return out
+
+    monkeypatch.setattr(det, "corner_readings", corner_readings)
+    crops = np.zeros((4, 96, 96, 3), np.uint8)
+    faint = np.array([False, True, False, True])
+    det.faint_corner_windows = 1
+    got = det.box_corner_readings(crops, None, faint)
+    assert calls == [(2, 3), (2, 1)]
+    assert got.argmax(axis=1).tolist() == [2, 0, 2, 0]
+    calls.clear()
+    assert det.box_corner_readings(crops, None, np.zeros(4, bool)).argmax(axis=1).tolist() == [2, 2, 2, 2]
+    det.faint_corner_windows = None
+    assert det.box_corner_readings(crops, None, faint).argmax(axis=1).tolist() == [2, 2, 2, 2]
+    assert calls == [(4, 3), (4, 3)]
+    seen = []
+    flat = np.full((2, len(det.cls_names)), 1.0 / len(det.cls_names))
+    monkeypatch.setattr(det, "classify_crops", lambda *a, **k: seen.append(k.get("faint")) or flat)
+    image = np.full((200, 300, 3), 90, np.uint8)
+    boxes = np.array([[10.0, 10.0, 110.0, 150.0], [150.0, 10.0, 250.0, 150.0]])
+    det.readings(image, boxes, 3, None, np.array([True, False]))
+    det.faint_corner_windows = 1
+    det.readings(image, boxes, 3, None, np.array([True, False]))
+    det.readings(image, boxes, 3, None, np.array([True, True]))
+    assert seen[0] is None and seen[1].tolist() == [False, True] and seen[2] is None
