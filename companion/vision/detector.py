@@ -660,6 +660,10 @@ class CardDetector:
         if not corner_shifts or any(not (0.0 <= dx < 0.45 and 0.0 <= dy < 0.5) for dx, dy in corner_shifts):
             raise ValueError(f"corner_shifts must be (x, y) shares in [0, 0.45) x [0, 0.5), got {corner_shifts!r}")
         self.corner_shifts = tuple(corner_shifts)
+        if faint_corner_windows is not None and not 1 <= faint_corner_windows <= len(self.corner_shifts):
+            raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
+                             f"or None, got {faint_corner_windows!r}")
+        self.faint_corner_windows = faint_corner_windows
         if not 0.0 <= suit_corner_weight <= 2.0:
             raise ValueError(f"suit_corner_weight must be in [0, 2], got {suit_corner_weight!r}")
         self.suit_corner_weight = suit_corner_weight
@@ -696,10 +700,6 @@ class CardDetector:
             raise ValueError(f"outlined_faint_from must be in (0, 1) or None, got {outlined_faint_from!r}")
         self.outlined_min_prob = outlined_min_prob
         self.outlined_faint_from = outlined_faint_from
-        if faint_corner_windows is not None and not 1 <= faint_corner_windows <= len(self.corner_shifts):
-            raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
-                             f"or None, got {faint_corner_windows!r}")
-        self.faint_corner_windows = faint_corner_windows
         self.outlined_score = outlined_score
         self.outline_gate: OutlineModel | None = None  # the outline model asked about weakly named faces
         if outlined_min_prob is not None and self.outline_path.is_file():
