@@ -514,6 +514,10 @@ class CardDetector:
     ``faint_corner_windows``: a faint box's index corners are read from the first this many windows of
     ``corner_shifts`` (:meth:`box_corner_readings`; None: all of them, as a sure box's).  Spanish photos read one
     (rule 102, session 86), which let them read 32 faint boxes for about the time 12 took.
+    ``faint_tta``: with ``tta``, a faint box's whole card is read upside down too (False: one way up, as it lies;
+    :meth:`whole_readings`).  Why: the faint boxes are many and mostly clutter or slivers of covered cards, for
+    which the second view costs a classifier pass and adds little; French photos read them one way up, which let
+    them read 16 faint boxes at about the time 12 took (rule 105, session 88).
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
@@ -548,7 +552,7 @@ class CardDetector:
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
                  size_large: float = SIZE_LARGE, faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
-                 faint_corner_windows: int | None = None) -> None:
+                 faint_corner_windows: int | None = None, faint_tta: bool = True) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -664,6 +668,7 @@ class CardDetector:
             raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
                              f"or None, got {faint_corner_windows!r}")
         self.faint_corner_windows = faint_corner_windows
+        self.faint_tta = faint_tta
         if not 0.0 <= suit_corner_weight <= 2.0:
             raise ValueError(f"suit_corner_weight must be in [0, 2], got {suit_corner_weight!r}")
         self.suit_corner_weight = suit_corner_weight
@@ -920,9 +925,10 @@ class CardDetector:
                     whole = big
                 upright = None
         faint = None if sure is None else ~np.asarray(sure, dtype=bool)[ok]
-        # (asked only where it changes the reading: the corners of faint boxes from fewer windows)
-        split = ({"faint": faint} if self.faint_corner_windows is not None and faint is not None and faint.any()
-                 else {})
+        # (asked only where it changes the reading: the corners of faint boxes from fewer windows, or their whole
+        # card one way up)
+        split = ({"faint": faint} if (self.faint_corner_windows is not None or not self.faint_tta)
+                 and faint is not None and faint.any() else {})
         out = self.classify_crops(whole, big, upright, None if overlapped is None else np.asarray(overlapped)[ok],
                                   **split)
         if self.prior is not None:
@@ -996,7 +1002,7 @@ class CardDetector:
         the box crop's reading is the right one then.  The average keeps what the
         two agree on and lets the surer one decide.
         """
-        out = self.whole_readings(crops_bgr)
+        out = self.whole_readings(crops_bgr, faint)
         if self.corners is not None:
             base = crops_bgr if corner_crops is None else corner_crops
             corners = self.box_corner_readings(base, overlapped, faint)
@@ -1084,17 +1090,26 @@ class CardDetector:
         return mix_by_parts(whole, corners, self.parts, self.corner_weight, self.rank_weight, self.back_weight,
                             self.rank_floor, self.whole_rank_sure, self.joint_weight)
 
-    def whole_readings(self, crops_bgr: np.ndarray) -> np.ndarray:
+    def whole_readings(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None) -> np.ndarray:
         """The whole-card classifier's probabilities (N x classes).
 
         With ``tta`` each crop is also read upside down and the two readings are
         averaged: a card is the same card both ways up (its two index corners), the
-        classifier was trained on both, and its two mistakes rarely agree.
+        classifier was trained on both, and its two mistakes rarely agree.  Without
+        ``faint_tta``, the crops ``faint`` marks (N bools; None: none) are read one way
+        up only: the upside-down pass is the classifier's cost, and a faint box is
+        mostly clutter it rarely names anyway.
         """
         n = len(crops_bgr)
-        views = np.concatenate([crops_bgr, crops_bgr[:, ::-1, ::-1]]) if self.tta else crops_bgr
+        if not self.tta:
+            return _run_batch(self.cls, self.cls_input, self.cls_batch, crops_bgr)
+        turn = (np.ones(n, dtype=bool) if faint is None or self.faint_tta
+                else ~np.asarray(faint, dtype=bool))
+        views = np.concatenate([crops_bgr, crops_bgr[turn][:, ::-1, ::-1]])
         out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
-        return (out[:n] + out[n:]) / 2.0 if self.tta else out
+        whole = out[:n].copy()
+        whole[turn] = (whole[turn] + out[n:]) / 2.0
+        return whole
 
     def window_readings(self, windows_bgr: np.ndarray) -> np.ndarray:
         """The corner model's probabilities (N x its classes, ``HIDDEN`` included where it has one) for windows

@@ -561,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faint-corner-windows", type=int, default=None, metavar="N",
                    help="read a faint box's index corners from the first N windows of CORNER_SHIFTS (default: the "
                         "family's PHOTO_FAMILY value, else all of them; 0: all of them)")
+    p.add_argument("--faint-tta", action=argparse.BooleanOptionalAction, default=None,
+                   help="read a faint box's whole card upside down too, as a sure box's (default: the family's "
+                        "PHOTO_FAMILY value, else yes)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -700,7 +703,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faintest_below=args.faintest_below,
                                                  faintest_min_prob=args.faintest_min_prob,
                                                  outlined_faint_from=args.outlined_faint_from,
-                                                 faint_corner_windows=args.faint_corner_windows),
+                                                 faint_corner_windows=args.faint_corner_windows,
+                                                 faint_tta=args.faint_tta),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small,
                                 size_large=args.size_large)
     except ValueError as exc:
@@ -727,6 +731,7 @@ def main(argv: list[str] | None = None) -> int:
                     "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None
                                             else None),
                     "faint_corner_windows": detector.faint_corner_windows if detector.corners is not None else None,
+                    "faint_tta": detector.faint_tta and detector.tta,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

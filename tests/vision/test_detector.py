@@ -1065,6 +1065,21 @@ def test_cli_min_prob_keeps_or_leaves_out_the_faces_named_weakly(capsys):
     assert "face_min_prob must be in [0, 1)" in capsys.readouterr().err
 
 
+def faint_split(det, monkeypatch):
+    """A reader of two boxes through ``det.readings`` with ``sure`` given, answering which boxes it told
+    :meth:`CardDetector.classify_crops` were faint (None: it did not tell)."""
+    seen = []
+    flat = np.full((2, len(det.cls_names)), 1.0 / len(det.cls_names))
+    monkeypatch.setattr(det, "classify_crops", lambda *a, **k: seen.append(k.get("faint")) or flat)
+    image = np.full((200, 300, 3), 90, np.uint8)
+    boxes = np.array([[10.0, 10.0, 110.0, 150.0], [150.0, 10.0, 250.0, 150.0]])
+
+    def faint_asked(sure: list[bool]):
+        det.readings(image, boxes, 3, None, np.array(sure))
+        return seen[-1]
+
+    return faint_asked
+
 def test_faint_boxes_read_their_corners_from_fewer_windows_when_asked(french, monkeypatch):
     """``faint_corner_windows``: the faint boxes' corners are read from the first windows of ``corner_shifts`` alone,
     the sure boxes' from all of them, each reading back in its box's row; off (None), one reading of every box
@@ -1094,13 +1109,57 @@ def test_faint_boxes_read_their_corners_from_fewer_windows_when_asked(french, mo
     det.faint_corner_windows = None
     assert det.box_corner_readings(crops, None, faint).argmax(axis=1).tolist() == [2, 2, 2, 2]
     assert calls == [(4, 3), (4, 3)]
-    seen = []
-    flat = np.full((2, len(det.cls_names)), 1.0 / len(det.cls_names))
-    monkeypatch.setattr(det, "classify_crops", lambda *a, **k: seen.append(k.get("faint")) or flat)
-    image = np.full((200, 300, 3), 90, np.uint8)
-    boxes = np.array([[10.0, 10.0, 110.0, 150.0], [150.0, 10.0, 250.0, 150.0]])
-    det.readings(image, boxes, 3, None, np.array([True, False]))
+    faint_asked = faint_split(det, monkeypatch)
+    first = faint_asked([True, False])
     det.faint_corner_windows = 1
-    det.readings(image, boxes, 3, None, np.array([True, False]))
-    det.readings(image, boxes, 3, None, np.array([True, True]))
-    assert seen[0] is None and seen[1].tolist() == [False, True] and seen[2] is None
+    assert first is None and faint_asked([True, False]).tolist() == [False, True]
+    assert faint_asked([True, True]) is None
+
+
+def test_faint_boxes_read_their_whole_card_one_way_up_when_asked(french, monkeypatch):
+    """``faint_tta`` False: a faint box's whole card is read as it lies, a sure box's both ways up and averaged;
+    on (the default), every box both ways up.  The boxes' sureness reaches the whole card from
+    :meth:`CardDetector.readings`, and French photos ask for it (rule 105)."""
+    import copy
+
+    from companion.vision import detector as vd
+    from companion.vision import settings as vs
+
+    det = copy.copy(french)
+    passes = []
+
+    def run_batch(session, name, batch, views):
+        passes.append(len(views))
+        out = np.zeros((len(views), 4))
+        out[np.arange(len(views)), views[:, 0, 0, 0]] = 1.0  # a reading that says which corner came first
+        return out
+
+    monkeypatch.setattr(vd, "_run_batch", run_batch)
+    crops = np.zeros((3, 8, 8, 3), np.uint8)
+    crops[:, 0, 0] = 1  # upright, the top-left pixel reads class 1; upside down, the bottom-right's class 2
+    crops[:, -1, -1] = 2
+    faint = np.array([False, True, False])
+    det.tta, det.faint_tta = True, False
+    got = det.whole_readings(crops, faint)
+    assert passes == [5]
+    assert got[1].tolist() == [0.0, 1.0, 0.0, 0.0]  # one way up
+    assert got[0].tolist() == got[2].tolist() == [0.0, 0.5, 0.5, 0.0]  # both ways, averaged
+    passes.clear()
+    assert det.whole_readings(crops, None)[1].tolist() == [0.0, 0.5, 0.5, 0.0] and passes == [6]
+    det.faint_tta = True
+    passes.clear()
+    assert det.whole_readings(crops, faint)[1].tolist() == [0.0, 0.5, 0.5, 0.0] and passes == [6]
+    det.tta = False
+    passes.clear()
+    assert det.whole_readings(crops, faint)[:, 1].tolist() == [1.0, 1.0, 1.0] and passes == [3]
+
+    det.tta, det.faint_tta, det.faint_corner_windows = True, False, None
+    faint_asked = faint_split(det, monkeypatch)
+    assert faint_asked([True, False]).tolist() == [False, True]
+    det.faint_tta = True
+    assert faint_asked([True, False]) is None
+
+    french_settings = vs.photo_settings(family="french")
+    assert french_settings["faint_tta"] is False and vs.photo_settings(family="spanish")["faint_tta"] is True
+    assert vs.photo_settings(family="french", faint_tta=True)["faint_tta"] is True
+    assert vs.PHOTO_FAMILY["french"]["faint_max"] == 16
