@@ -620,7 +620,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="an outline keeps a faint face named under its floor only when the detector scored it S or "
                         "more (default: the family's PHOTO_FAMILY value, else any score; 0: any score)")
     p.add_argument("--merge-iou", type=float, default=None,
-                   help="faces named alike whose boxes overlap this much (IoU) are made one (default MERGE_IOU; "
+                   help="faces named alike whose boxes overlap this much (IoU) are made one (default: the family's "
+                        "PHOTO_FAMILY value, else MERGE_IOU; "
                         "0: not, the figure before session 37)")
     p.add_argument("--one-deck", action=argparse.BooleanOptionalAction, default=None,
                    help="name the frame's faces as one deck most likely is, no name held twice (default ONE_DECK)")

@@ -1160,6 +1160,25 @@ def test_faint_boxes_read_their_whole_card_one_way_up_when_asked(french, monkeyp
     assert faint_asked([True, False]) is None
 
     french_settings = vs.photo_settings(family="french")
-    assert french_settings["faint_tta"] is False and vs.photo_settings(family="spanish")["faint_tta"] is True
+    spanish_settings = vs.photo_settings(family="spanish")
+    assert french_settings["faint_tta"] is False and spanish_settings["faint_tta"] is False  # rules 105, 106
     assert vs.photo_settings(family="french", faint_tta=True)["faint_tta"] is True
-    assert vs.PHOTO_FAMILY["french"]["faint_max"] == 16
+    assert vs.photo_settings(family=None)["faint_tta"] is True
+    assert CardDetector("spanish", **spanish_settings).faint_tta is False
+    assert (vs.PHOTO_FAMILY["french"]["faint_max"], vs.PHOTO_FAMILY["spanish"]["faint_max"]) == (16, 64)
+
+
+def test_a_family_merges_faces_named_alike_at_its_own_overlap(monkeypatch):
+    """``merge_iou`` in PHOTO_FAMILY: Spanish photos merge faces named alike from IoU 0.35 (rule 106), the others
+    at ``MERGE_IOU``; a value passed in wins (0: not merged), the table's one view too."""
+    from companion.vision import settings as vs
+    from companion.vision.merging import MERGE_IOU
+
+    assert vs.photo_settings(family="spanish")["merge_iou"] == 0.35
+    assert vs.photo_settings(family="french")["merge_iou"] == MERGE_IOU
+    assert vs.photo_settings(family="spanish", scales=[1.0])["merge_iou"] == 0.35
+    assert vs.photo_settings(family="spanish", merge_iou=0.6)["merge_iou"] == 0.6
+    assert vs.photo_settings(family="spanish", merge_iou=0)["merge_iou"] is None
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"merge_iou": 0.45}})
+    assert vs.photo_settings(family="french")["merge_iou"] == 0.45
+    assert vs.photo_settings(family="spanish")["merge_iou"] == MERGE_IOU
