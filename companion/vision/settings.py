@@ -377,6 +377,10 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # 0.15: 0.8524; with the merge: 0.8558), judged on two fresh seeds of 600 scenes each, not 300 (rule 104 had read
 # +0.0055, +0.0109 and +0.0010 on three 300-scene seeds): val6615 / val6616 mAP50 0.8583 -> 0.8662, 0.8537 -> 0.8643
 # (mAP50-95 0.5734 -> 0.5774, 0.5732 -> 0.5786); 60 scenes of val6615 back to back 155.3 -> 155.2 ms.
+# Tried for French, not shipped (session 89): faces named alike merged from IoU 0.35 with 24 faint boxes, and with
+# faint faces named from 0.25 as well (rules 108 and 107): fr6644 / fr6645 0.6675 -> 0.6719, 0.6527 -> 0.6576
+# (rule 108), fr6642 / fr6643 0.6808 -> 0.6886, 0.6626 -> 0.6683 (rule 107), but each lost a real card (504 -> 503
+# of 527; test half 250 -> 249), though both cut the false detections (0.155 -> 0.125 and 0.145 per photo).
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,
