@@ -12,38 +12,28 @@ into named by both, by the candidate only and by main only.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from companion.boxes import iou
 from companion.paths import models_dir
 from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import read_image
+from companion.vision.evaluate import match_detections, read_image, val_scenes
 from companion.vision.settings import photo_settings
 
 
 def named_right(detector: CardDetector, data: Path, records: list[dict]) -> dict[tuple[int, int], float]:
-    """(scene, card) -> IoU of the detection that names that labelled card right, for every card one does."""
+    """(scene, card) -> IoU of the detection that names that labelled card right, for every card one does, matched
+    as mAP50 matches them (:func:`companion.vision.evaluate.match_detections`)."""
     found: dict[tuple[int, int], float] = {}
     for k, rec in enumerate(records):
         truths = [c for c in rec["cards"] if c["labelled"]]
-        dets = sorted((d.to_dict() for d in detector.detect(read_image(data / rec["image"]))),
-                      key=lambda d: -d["confidence"])
-        used: set[int] = set()
-        for det in dets:
-            best, best_j = 0.5, None
-            for j, truth in enumerate(truths):
-                if j not in used and truth["card"] == det["card"]:
-                    value = iou(tuple(det["box"]), tuple(truth["box"]))
-                    if value >= best:
-                        best, best_j = value, j
-            if best_j is not None:
-                used.add(best_j)
-                found[(k, best_j)] = best
+        dets = [d.to_dict() for d in detector.detect(read_image(data / rec["image"]))]
+        for _, matched, overlap in match_detections(truths, dets, 0.5):
+            if matched is not None:
+                found[(k, matched)] = overlap
     return found
 
 
@@ -54,8 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--family", choices=FAMILIES, default="spanish")
     p.add_argument("--limit", type=int, default=None, help="at most this many scenes")
     args = p.parse_args(argv)
-    lines = (args.data / "scenes" / f"val-{args.family}.jsonl").read_text().splitlines()[: args.limit or None]
-    records = [json.loads(line) for line in lines]
+    try:
+        records = val_scenes(args.data, args.family, args.limit)
+    except FileNotFoundError as err:
+        Console(stderr=True).print(f"[red]{err}[/red]")
+        return 2
     settings = photo_settings(family=args.family)
     main_found = named_right(CardDetector(args.family, models_dir=models_dir(), **settings), args.data, records)
     cand_found = named_right(CardDetector(args.family, models_dir=args.models, **settings), args.data, records)

@@ -83,6 +83,28 @@ def average_precision(dets: list[tuple[float, bool]], n_gt: int) -> float:
     return float(np.mean([precision[i] if i < len(precision) else 0.0 for i in idx]))
 
 
+def match_detections(truths: list[dict], dets: list[dict], threshold: float) -> list[tuple[dict, int | None, float]]:
+    """The mAP protocol's matching: each detection, most confident first, claims the unclaimed labelled card of its
+    own name it overlaps most, if by IoU >= ``threshold``.  Returns (detection, index of the card it claimed or None,
+    IoU with the best unclaimed card of its name) in that order.  Kept apart from :func:`map_scores` so a bench
+    (``bench/box_tightness.py``) can ask which cards were matched, and how tightly, by the very rule mAP counts."""
+    used = [False] * len(truths)
+    out: list[tuple[dict, int | None, float]] = []
+    for d in sorted(dets, key=lambda d: -d["confidence"]):
+        best, bi = 0.0, -1
+        for j, truth in enumerate(truths):
+            if not used[j] and truth["card"] == d["card"]:
+                v = iou(d["box"], truth["box"])
+                if v > best:
+                    best, bi = v, j
+        if best >= threshold:
+            used[bi] = True
+            out.append((d, bi, best))
+        else:
+            out.append((d, None, best))
+    return out
+
+
 def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
     """mAP50 and mAP50-95 from per-image (ground truth, ignored ground truth, detections).
 
@@ -101,16 +123,8 @@ def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
             for gts, ignored, dets in images:
                 g = [x for x in gts if x["card"] == cls]
                 n_gt += len(g)
-                used = [False] * len(g)
-                for d in sorted((d for d in dets if d["card"] == cls), key=lambda d: -d["confidence"]):
-                    best, bi = 0.0, -1
-                    for j, gg in enumerate(g):
-                        if not used[j]:
-                            v = iou(d["box"], gg["box"])
-                            if v > best:
-                                best, bi = v, j
-                    if best >= t:
-                        used[bi] = True
+                for d, matched, _ in match_detections(g, [d for d in dets if d["card"] == cls], t):
+                    if matched is not None:
                         pairs.append((d["confidence"], True))
                     elif any(iou(d["box"], ig["box"]) >= 0.5 for ig in ignored):
                         continue
@@ -219,16 +233,20 @@ def _stale_index(rec: dict) -> bool:
         c["card"] != "back" and "index_regions" not in c for c in rec["cards"])
 
 
-def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = None) -> dict:
-    scenes_file = data / "scenes" / f"val-{detector.family}.jsonl"
+def val_scenes(data: Path, family: str, limit: int | None = None) -> list[dict]:
+    """The validation scenes of a ``companion dataset build --split val`` folder, at most ``limit`` of them; a
+    clear error where the folder holds none of ``family``."""
+    scenes_file = data / "scenes" / f"val-{family}.jsonl"
     if not scenes_file.is_file():
         raise FileNotFoundError(f"{scenes_file} not found: build it with `companion dataset build`")
+    return [json.loads(line) for line in scenes_file.read_text().splitlines()[: limit or None]]
+
+
+def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = None) -> dict:
     images = []
     by_design: dict[str, list] = defaultdict(list)
-    lines = scenes_file.read_text().splitlines()[: limit or None]
     stale = 0
-    for line in lines:
-        rec = json.loads(line)
+    for rec in val_scenes(data, detector.family, limit):
         stale += _stale_index(rec)
         img = read_image(data / rec["image"])
         gts = [c for c in rec["cards"] if c["labelled"]]

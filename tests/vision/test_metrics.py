@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.vision.evaluate import map_scores, reading_shares
+from companion.vision.evaluate import map_scores, match_detections, reading_shares, val_scenes
 
 A = [10.0, 10.0, 60.0, 90.0]
 B = [100.0, 10.0, 150.0, 90.0]
@@ -25,6 +25,24 @@ def test_a_card_boxed_but_misnamed_costs_its_class_and_shows_as_a_naming_miss():
     shares = reading_shares(images)
     assert shares["all"] == {"cards": 2, "boxed": 1.0, "named_right": 0.5}
     assert shares["in_full_view"]["named_right"] == 1.0 and shares["partly_covered"]["named_right"] == 0.0
+
+
+def test_matching_lets_the_most_confident_claim_a_card_and_skips_loose_or_misnamed_boxes():
+    """The matching mAP counts (and bench/box_tightness.py reports): one card claimed once, by its own name only."""
+    near_a = [12.0, 12.0, 62.0, 92.0]
+    truths = [_gt("AH", A), _gt("2C", B)]
+    dets = [_det("AH", near_a, 0.4), _det("AH", A, 0.9), _det("3C", B, 0.8),
+            _det("2C", [100.0, 10.0, 150.0, 250.0], 0.7)]           # 2C's box three times too tall: IoU 0.33
+    matched = [(d["confidence"], j, round(v, 3)) for d, j, v in match_detections(truths, dets, 0.5)]
+    assert matched[0] == (0.9, 0, 1.0)                               # the surest AH claims the card
+    assert matched[1] == (0.8, None, 0.0)                            # 3C names no labelled card
+    assert matched[2][:2] == (0.7, None) and matched[2][2] < 0.5      # too loose for 2C
+    assert matched[3][:2] == (0.4, None) and matched[3][2] == 0.0    # AH already claimed: nothing left to match
+
+
+def test_a_folder_without_validation_scenes_gets_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="companion dataset build"):
+        val_scenes(tmp_path, "spanish")
 
 
 def test_a_faint_right_reading_kept_under_a_lower_threshold_counts():
