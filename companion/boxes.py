@@ -35,3 +35,10 @@ def inside_share(a: Box, b: Box) -> float:
     """How much of box ``a`` lies inside box ``b`` (0..1; 0 for an empty ``a``)."""
     area = (a[2] - a[0]) * (a[3] - a[1])
     return box_intersection(a, b) / area if area > 0 else 0.0
+
+
+def scaled_box(a: Box, factor: float) -> Box:
+    """``a`` with its width and height times ``factor``, about the same centre."""
+    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    half_w, half_h = (a[2] - a[0]) * factor / 2, (a[3] - a[1]) * factor / 2
+    return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.boxes import box_area, box_intersection, iou
+from companion.boxes import box_area, box_intersection, iou, scaled_box
 
 
 def test_iou_of_known_boxes():
@@ -40,3 +40,13 @@ def test_iou_is_symmetric_and_between_zero_and_one(a, b):
     assert iou(a, b) == pytest.approx(iou(b, a))
     assert 0.0 <= iou(a, b) <= 1.0 + 1e-9
     assert box_intersection(a, b) <= min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])) + 1e-6
+
+
+@given(coord, coord, st.floats(1, 500), st.floats(1, 500), st.floats(0.5, 1.0))
+def test_a_scaled_box_keeps_its_centre_and_scales_its_sides(x, y, w, h, factor):
+    a = (x, y, x + w, y + h)
+    b = scaled_box(a, factor)
+    assert (b[0] + b[2]) / 2 == pytest.approx((a[0] + a[2]) / 2)
+    assert (b[1] + b[3]) / 2 == pytest.approx((a[1] + a[3]) / 2)
+    assert b[2] - b[0] == pytest.approx(w * factor) and b[3] - b[1] == pytest.approx(h * factor)
+    assert box_intersection(a, b) == pytest.approx(box_area(b))  # drawn in, it lies inside the box it came from

@@ -582,6 +582,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faint-tta", action=argparse.BooleanOptionalAction, default=None,
                    help="read a faint box's whole card upside down too, as a sure box's (default: the family's "
                         "PHOTO_FAMILY value, else yes)")
+    p.add_argument("--box-shrink", type=float, default=None, metavar="F",
+                   help="report the detector's sure boxes drawn in about their centres by F (its boxes are loose: "
+                        "session 95; default: the family's PHOTO_FAMILY value, else not; 0 or 1: not)")
+    p.add_argument("--covered-box-shrink", type=float, default=None, metavar="G",
+                   help="with --box-shrink, draw in by G the sure boxes another box covers part of (a covered "
+                        "card's box often holds only its part in view; default: the family's PHOTO_FAMILY value, "
+                        "else as the others; 0: as the others; 1: left as found)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -723,7 +730,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faintest_min_prob=args.faintest_min_prob,
                                                  outlined_faint_from=args.outlined_faint_from,
                                                  faint_corner_windows=args.faint_corner_windows,
-                                                 faint_tta=args.faint_tta),
+                                                 faint_tta=args.faint_tta, box_shrink=args.box_shrink,
+                                                 covered_box_shrink=args.covered_box_shrink),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small,
                                 size_large=args.size_large)
     except ValueError as exc:
@@ -750,7 +758,8 @@ def main(argv: list[str] | None = None) -> int:
                     "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None
                                             else None),
                     "faint_corner_windows": detector.faint_corner_windows if detector.corners is not None else None,
-                    "faint_tta": detector.faint_tta and detector.tta,
+                    "faint_tta": detector.faint_tta and detector.tta, "box_shrink": detector.box_shrink,
+                    "covered_box_shrink": detector.covered_box_shrink,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"

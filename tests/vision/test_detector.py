@@ -28,6 +28,22 @@ def french() -> CardDetector:
     return CardDetector("french")
 
 
+def _given_boxes(det: CardDetector, boxes: dict, calls: list | None = None):
+    """A stand-in for ``det._boxes_at``: the boxes of ``boxes`` (box -> score, or box -> (score, ...)) scored at least
+    the threshold asked (``det.conf`` when none is), alike in every view, class 0; each threshold asked is appended to
+    ``calls``."""
+
+    def boxes_at(img, factor, conf=None, session=None):
+        if calls is not None:
+            calls.append(conf)
+        scored = [(b, v[0] if isinstance(v, tuple) else v) for b, v in boxes.items()]
+        kept = [(b, s) for b, s in scored if s >= (det.conf if conf is None else conf)]
+        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
+                np.zeros(len(kept), dtype=int))
+
+    return boxes_at
+
+
 def test_shipped_weights_are_present_and_small():
     for name in ("card-detector.onnx", "card-classifier-french.onnx", "card-classifier-french-photo.onnx"):
         path = models_dir() / name
@@ -142,6 +158,28 @@ def test_cli_keeps_outlined_faces_and_checks_sizes_unless_told_not_to(monkeypatc
     assert main(["detect", image, "--no-size-check"]) == 0
     outlined = vs.PHOTO_FAMILY["french"]["outlined_min_prob"]
     assert asked == [(outlined, 0.5), (None, 0.5), (outlined, None)]
+
+
+def test_cli_draws_spanish_boxes_in_unless_told_not_to(monkeypatch):
+    """`companion detect --family spanish` reads the family's box calibration (PHOTO_FAMILY's ``box_shrink`` and
+    ``covered_box_shrink``: session 95); ``--no-box-calibration`` reports the boxes as the detector drew them; French
+    photos have none."""
+    import companion.vision.detector as vd
+
+    asked = []
+
+    class Recorder(vd.CardDetector):
+        def __init__(self, family, **kwargs):
+            super().__init__(family, **kwargs)
+            asked.append((family, self.box_shrink, self.covered_box_shrink))
+
+    monkeypatch.setattr(vd, "CardDetector", Recorder)
+    image = str(sorted(FIXTURES.glob("*.jpg"))[0])
+    assert main(["detect", image, "--family", "spanish"]) == 0
+    assert main(["detect", image, "--family", "spanish", "--no-box-calibration"]) == 0
+    assert main(["detect", image]) == 0
+    assert asked[0] == ("spanish", 0.95, 0.97)
+    assert asked[1][1] is None and asked[2] == ("french", None, None)
 
 
 def test_cli_missing_or_corrupt_image(tmp_path, capsys):
@@ -540,12 +578,6 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
         image[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = colour
     calls = []
 
-    def boxes_at(img, factor, conf=None, session=None):
-        calls.append(conf)
-        kept = [(b, s) for b, (s, _) in boxes.items() if s >= (det.conf if conf is None else conf)]
-        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
-                np.zeros(len(kept), dtype=int))
-
     def fake(crops, corner_crops=None, upright=None, overlapped=None):
         out = np.full((len(crops), len(det.cls_names)), 0.001)
         for k, crop in enumerate(crops):
@@ -554,7 +586,7 @@ def test_faint_boxes_count_where_the_classifier_names_a_face_surely_and_nothing_
             out[k, index[name]] = p
         return out
 
-    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "_boxes_at", _given_boxes(det, boxes, calls))
     monkeypatch.setattr(det, "classify_crops", fake)
     got = {d.card: d for d in det.detect(image)}
     assert calls == [0.05]  # one detector pass down to faint_conf
@@ -588,11 +620,6 @@ def test_faces_named_under_their_floor_are_kept_where_an_outline_backs_them(fren
         image[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = colour
     by_colour = {colour: read for _, colour, read in boxes.values()}
 
-    def boxes_at(img, factor, conf=None, session=None):
-        kept = [(b, s) for b, (s, _, _) in boxes.items() if s >= (det.conf if conf is None else conf)]
-        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
-                np.zeros(len(kept), dtype=int))
-
     def fake(crops, corner_crops=None, upright=None, overlapped=None):
         out = np.full((len(crops), len(det.cls_names)), 0.001)
         for k, crop in enumerate(crops):
@@ -611,7 +638,7 @@ def test_faces_named_under_their_floor_are_kept_where_an_outline_backs_them(fren
             return [(((130.0, 55.0), (58.0, 88.0), 0.0), 0.8), (((230.0, 55.0), (58.0, 88.0), 0.0), 0.2),
                     (((330.0, 55.0), (58.0, 88.0), 0.0), 0.8), (((430.0, 55.0), (58.0, 88.0), 0.0), 0.9)]
 
-    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "_boxes_at", _given_boxes(det, boxes))
     monkeypatch.setattr(det, "classify_crops", fake)
     monkeypatch.setattr(det, "rows", False)
     assert {d.card for d in det.detect(image)} == {"QH"}  # the option off (CardDetector's default)
@@ -643,17 +670,12 @@ def test_a_faint_twin_of_a_sure_card_is_dropped_when_asked(french, monkeypatch):
     image[12:98, 12:68] = (0, 0, 255)
     boxes = {(10, 10, 70, 100): 0.8, (10, 10, 70, 55): 0.1}  # the card, and its top half boxed faintly
 
-    def boxes_at(img, factor, conf=None, session=None):
-        kept = [(b, s) for b, s in boxes.items() if s >= (det.conf if conf is None else conf)]
-        return (np.array([b for b, _ in kept], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in kept]),
-                np.zeros(len(kept), dtype=int))
-
     def fake(crops, corner_crops=None, upright=None, overlapped=None):
         out = np.full((len(crops), len(det.cls_names)), 0.001)
         out[:, index["QH"]] = 0.9
         return out
 
-    monkeypatch.setattr(det, "_boxes_at", boxes_at)
+    monkeypatch.setattr(det, "_boxes_at", _given_boxes(det, boxes))
     monkeypatch.setattr(det, "classify_crops", fake)
     assert [d.box for d in det.detect(image)] == [(10.0, 10.0, 70.0, 100.0), (10.0, 10.0, 70.0, 55.0)]
     det.faint_twin_iou = 0.3
@@ -1182,3 +1204,53 @@ def test_a_family_merges_faces_named_alike_at_its_own_overlap(monkeypatch):
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"merge_iou": 0.45}})
     assert vs.photo_settings(family="french")["merge_iou"] == 0.45
     assert vs.photo_settings(family="spanish")["merge_iou"] == MERGE_IOU
+
+
+def test_sure_boxes_are_drawn_in_and_faint_ones_left_when_box_shrink_is_set(french, monkeypatch):
+    """``box_shrink``: the detector's sure boxes are reported drawn in about their centres (it boxes a card about
+    3.5 % too wide on each side: session 95), faint boxes as found, and with ``covered_box_shrink`` the sure boxes
+    another box covers part of by that factor instead (a covered card's box often holds only its part in view);
+    names and scores do not change.  Boxes and readings are given, so the rule is tested whatever the weights."""
+    import copy
+
+    det = copy.copy(french)
+    det.prior, det.conf, det.scales, det.outlines = None, 0.35, (1.0,), False
+    det.faint_conf, det.faint_min_prob = 0.05, 0.5
+    index = {v: k for k, v in det.cls_names.items()}
+    image = np.zeros((120, 400, 3), np.uint8)
+    boxes = {(10, 10, 70, 100): (0.8, (0, 0, 255)),  # QH, sure, alone
+             (100, 10, 160, 100): (0.2, (255, 0, 0)),  # 7S, faint
+             (200, 10, 260, 100): (0.8, (0, 255, 0)),  # KD, sure, a third of it under 5C's box
+             (240, 20, 300, 110): (0.7, (255, 255, 255))}  # 5C, sure, over KD
+    for (x1, y1, x2, y2), (_, colour) in boxes.items():
+        image[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = colour
+
+    def fake(crops, corner_crops=None, upright=None, overlapped=None):
+        out = np.full((len(crops), len(det.cls_names)), 0.001)
+        for k, crop in enumerate(crops):
+            b, g, r = crop.reshape(-1, 3).mean(axis=0)
+            name = "5C" if min(b, g, r) > 150 else "KD" if g > 150 else "QH" if r > 100 else "7S"
+            out[k, index[name]] = 0.9
+        return out
+
+    monkeypatch.setattr(det, "_boxes_at", _given_boxes(det, boxes))
+    monkeypatch.setattr(det, "classify_crops", fake)
+    plain = {d.card: d for d in det.detect(image)}
+    assert set(plain) == {"QH", "7S", "KD", "5C"}
+    assert {c: d.box for c, d in plain.items()} == dict(zip(("QH", "7S", "KD", "5C"), boxes))
+    det.box_shrink = 0.9
+    drawn = {d.card: d for d in det.detect(image)}
+    assert drawn["QH"].box == pytest.approx((13.0, 14.5, 67.0, 95.5))  # 60 x 90 -> 54 x 81 about (40, 55)
+    assert drawn["QH"].confidence == plain["QH"].confidence
+    assert drawn["7S"].box == plain["7S"].box  # faint: as found
+    assert drawn["KD"].box == pytest.approx((203.0, 14.5, 257.0, 95.5))  # covered: by box_shrink too
+    det.covered_box_shrink = 1.0
+    apart = {d.card: d for d in det.detect(image)}
+    assert apart["QH"].box == drawn["QH"].box
+    assert apart["KD"].box == plain["KD"].box and apart["5C"].box == plain["5C"].box  # each covers part of the other
+
+
+def test_box_shrink_must_be_a_factor_that_keeps_a_box():
+    for bad in (0.0, 0.3, 1.2):
+        with pytest.raises(ValueError, match="box_shrink"):
+            CardDetector("french", box_shrink=bad)
