@@ -48,7 +48,7 @@ def _build(args: argparse.Namespace) -> int:
                               start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
                               photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs,
                               reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip,
-                              ink=args.ink)
+                              ink=args.ink, outline_labels=args.outline_labels)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -235,6 +235,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "another typeface (validation scenes never are)")
     _ink_option(b, "share of training scenes whose face-up cards are printed in other inks (validation scenes "
                    "never are)")
+    b.add_argument("--outline-labels", action="store_true",
+                   help="detection labels give each card's outline (its corners, clipped to the image) as a polygon, "
+                        "not its box: ultralytics' rotation augmentation then boxes the turned outline, not the "
+                        "turned box's corners, which made the detectors' boxes too wide (session 95)")
     b.add_argument("--crops", type=int, default=0, metavar="N",
                    help="also render N small close-up scenes for extra classifier crops (cheaper per crop)")
     b.add_argument("--combine", metavar="ROOT", default=None,

@@ -145,7 +145,14 @@ def _reindex_placements(placements: list[Placement], design: Design, rng: np.ran
             p.art, p.index_regions = redraw_index(card_image(design, p.card), p.card, rng, index_styles, big_pip)
 
 
-def yolo_lines(scene: Scene) -> list[str]:
+def yolo_lines(scene: Scene, outlines: bool = False) -> list[str]:
+    """The YOLO detection label of each labelled card: class (0 a face, 1 a back) and its box, normalised; with
+    ``outlines`` its outline instead, the card's corners clipped to the image, as a polygon (ultralytics boxes it).
+
+    Why outlines: trained with rotation augmentation (``degrees``) on box labels, ultralytics boxes the turned box's
+    corners, larger than the turned card's own box for a card lying at an angle, and the detector learned boxes about
+    3.5 % too wide on each side (session 95, ``bench/rotated_box_labels.py``); given the outline, it boxes the turned
+    outline."""
     H, W = scene.image.shape[:2]
     lines = []
     for c in scene.cards:
@@ -155,8 +162,24 @@ def yolo_lines(scene: Scene) -> list[str]:
         if x2 - x1 < 3 or y2 - y1 < 3:
             continue
         cls = 1 if c.card == "back" else 0
-        lines.append(f"{cls} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}")
+        polygon = _in_image(c.corners, W, H) if outlines else None
+        if polygon is not None:
+            lines.append(f"{cls} " + " ".join(f"{x / W:.6f} {y / H:.6f}" for x, y in polygon))
+        else:
+            lines.append(f"{cls} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} "
+                         f"{(y2 - y1) / H:.6f}")
     return lines
+
+
+def _in_image(corners: np.ndarray, width: int, height: int) -> np.ndarray | None:
+    """The part of the convex outline ``corners`` (4x2 pixels) inside the image, as a polygon of 3 or more points
+    (ultralytics refuses coordinates outside 0..1); None where too little of it is (then the box is written)."""
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    area, polygon = cv2.intersectConvexConvex(np.asarray(corners, dtype=np.float32), frame)
+    if polygon is None or area <= 0 or len(polygon) < 3:
+        return None
+    points = polygon.reshape(-1, 2).astype(np.float64)
+    return np.clip(points, 0, [width, height])
 
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float, float]], folder: Path, stem: str,
@@ -251,7 +274,7 @@ def _fully_cached(design: Design) -> bool:
 
 
 def _worker(args: tuple) -> list[str]:
-    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share, source, redraw = args
+    family, split, start, stop, seed, out, crop, layouts, photo_dirs, photo_share, source, redraw, outlines = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     out_dir = Path(out)
@@ -264,7 +287,7 @@ def _worker(args: tuple) -> list[str]:
                                     reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2], ink=redraw[3])
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene)) + "\n")
+        (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene, outlines)) + "\n")
         if crop:
             write_crops(scene.image, _in_view(scene), out_dir / "cls" / split, stem, crop, rng)
         records.append(json.dumps({
@@ -282,7 +305,8 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
                   workers: int = 1, crop: int = CROP, start: int = 0,
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
                   photo_share: float = 0.0, designs: str = "debian", reindex: float = 0.0,
-                  index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0, ink: float = 0.0) -> Path:
+                  index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0, ink: float = 0.0,
+                  outline_labels: bool = False) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
@@ -292,6 +316,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     ``reindex``/``index_styles``/``big_pip``: redrawn index corners in a share of the training scenes
     (:func:`render_random_scene`), and ``ink`` the share printed in other inks; validation scenes are never
     redrawn nor re-inked, they show the held-back decks as printed.
+    ``outline_labels``: the detection labels give each card's outline, not its box (:func:`yolo_lines`).
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
@@ -316,7 +341,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     step = max(1, (n + workers * 4 - 1) // (workers * 4))
     for a in range(start, start + n, step):
         chunks.append((family, split, a, min(a + step, start + n), seed, str(out), crop, layouts, photo_dirs,
-                       photo_share, designs, redraw))
+                       photo_share, designs, redraw, outline_labels))
     with open(out / "scenes" / f"{split}-{family}.jsonl", "a") as f:
         if workers <= 1:
             for ch in chunks:

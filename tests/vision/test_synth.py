@@ -87,6 +87,34 @@ def test_yolo_lines_are_normalised_boxes_of_labelled_cards(plain_design):
                                                abs=1e-6)
 
 
+def test_outline_labels_are_the_cards_corners_clipped_to_the_image(plain_design):
+    """``yolo_lines(outlines=True)`` (``dataset build --outline-labels``): each labelled card's corners as a polygon,
+    clipped to the image (ultralytics refuses points outside it): the box label's corners where the card is in the
+    image, the part in view within it where it runs off the edge; a card lying at an angle fills its polygon, not its
+    box (why: ultralytics' rotation augmentation boxes a turned box's corners)."""
+    import cv2
+
+    camera = Camera(W, H, 400.0)
+    scene = _render(plain_design, [Placement("1O", (0.0, 0.0), 30.0), Placement("back", (190.0, 0.0), 60.0)],
+                    camera)
+    boxes = {tuple(ln.split()[1:]): ln for ln in yolo_lines(scene)}
+    polygons = [ln.split() for ln in yolo_lines(scene, outlines=True)]
+    assert len(polygons) == len(boxes) == sum(c.labelled() for c in scene.cards) >= 1
+    for ln, card in zip(polygons, [c for c in scene.cards if c.labelled()]):
+        points = np.array(list(map(float, ln[1:]))).reshape(-1, 2)
+        assert int(ln[0]) == (1 if card.card == "back" else 0) and len(points) >= 3
+        assert (points >= 0).all() and (points <= 1).all()
+        x1, y1, x2, y2 = card.box
+        (px1, py1), (px2, py2) = points.min(axis=0) * [W, H], points.max(axis=0) * [W, H]
+        if (card.corners >= 0).all() and (card.corners <= [W, H]).all():  # in the image: the box label's own corners
+            assert (px1, py1, px2, py2) == pytest.approx((x1, y1, x2, y2), abs=0.01)
+        else:  # off the edge: the part in view, within the box label (the whole card's box, clipped)
+            assert x1 - 0.01 <= px1 and y1 - 0.01 <= py1 and px2 <= x2 + 0.01 and py2 <= y2 + 0.01
+        inside = cv2.contourArea((points * [W, H]).astype(np.float32))
+        assert inside < 0.9 * (x2 - x1) * (y2 - y1)  # turned: the outline leaves the box's corners out
+    assert any(c.box[2] >= W - 0.01 for c in scene.cards if c.labelled()), "a card should run off the image"
+
+
 def test_dataset_build_writes_matching_labels(tmp_path, plain_design, monkeypatch):
     import companion.synth.build as build
 
