@@ -381,18 +381,17 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # faint faces named from 0.25 as well (rules 108 and 107): fr6644 / fr6645 0.6675 -> 0.6719, 0.6527 -> 0.6576
 # (rule 108), fr6642 / fr6643 0.6808 -> 0.6886, 0.6626 -> 0.6683 (rule 107), but each lost a real card (504 -> 503
 # of 527; test half 250 -> 249), though both cut the false detections (0.155 -> 0.125 and 0.145 per photo).
-# Spanish photos report the detector's sure boxes drawn in about their centres (session 95, rules 121-124): the
-# detectors were trained with rotation augmentation on box labels, which ultralytics replaces by the box of the
-# turned label's corners (bench/rotated_box_labels.py), and box a card about 3.5 % of its size too wide on every side
-# (raw boxes of every view, cards in full view too; faint boxes and outlines sit on the card).  By 0.95, and by 0.97
-# where another box covers 0.2 of it (a covered card's box often holds only its part in view).  Judged on fresh
-# val6641-6644 (rule 124): mAP50-95 +0.038 to +0.047, mAP50 within 0.0003; bench/evaluation-history.md, session 95.
-# French photos keep their boxes: drawn in by 0.97 (rule 121) their mAP50 fell 0.0021 on fr6650.
+# Box calibration (``box_shrink``, ``covered_box_shrink``; session 95): detectors trained with rotation augmentation
+# on box labels, which ultralytics replaces by the box of the turned label's corners (bench/rotated_box_labels.py),
+# box a card about 3.5 % of its size too wide on every side.  Spanish photos drew D3's sure boxes in by 0.95 (0.97
+# where another box covers 0.2 of one; rule 124: mAP50-95 +0.04) until D5, trained on outline labels, boxed the cards
+# tightly itself (rule 125); no family draws boxes in now.  French photos never did: drawn in by 0.97 (rule 121) their
+# mAP50 fell 0.0021 on fr6650.  bench/evaluation-history.md, session 95.
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,
                 "faint_conf": 0.001, "faint_max": 64, "faint_corner_windows": 1, "faint_tta": False,
-                "merge_iou": 0.35, "box_shrink": 0.95, "covered_box_shrink": 0.97},
+                "merge_iou": 0.35},
     "french": {"zoom_overlap": 0.7, "faint_overlap": 0.7, "faint_overlap_from": 0.0, "faint_holds": True,
                "faint_min_prob": 0.3, "outlined_min_prob": 0.1, "faint_twin_iou": 0.3, "size_check": 0.5,
                "faintest_below": 0.04, "faint_max": 16, "faint_tta": False, "outlined_faint_from": 0.065,

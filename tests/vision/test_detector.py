@@ -160,11 +160,15 @@ def test_cli_keeps_outlined_faces_and_checks_sizes_unless_told_not_to(monkeypatc
     assert asked == [(outlined, 0.5), (None, 0.5), (outlined, None)]
 
 
-def test_cli_draws_spanish_boxes_in_unless_told_not_to(monkeypatch):
-    """`companion detect --family spanish` reads the family's box calibration (PHOTO_FAMILY's ``box_shrink`` and
-    ``covered_box_shrink``: session 95); ``--no-box-calibration`` reports the boxes as the detector drew them; French
-    photos have none."""
+def test_cli_draws_boxes_in_where_the_family_asks_unless_told_not_to(monkeypatch):
+    """`companion detect` reads a family's box calibration (PHOTO_FAMILY's ``box_shrink`` and ``covered_box_shrink``:
+    session 95; no family asks for one since D5, so one is given here); ``--no-box-calibration`` reports the boxes as
+    the detector drew them; a family without one has none."""
     import companion.vision.detector as vd
+    import companion.vision.settings as vs
+
+    monkeypatch.setitem(vs.PHOTO_FAMILY, "spanish",
+                        {**vs.PHOTO_FAMILY["spanish"], "box_shrink": 0.95, "covered_box_shrink": 0.97})
 
     asked = []
 
