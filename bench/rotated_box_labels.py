@@ -2,7 +2,8 @@
 (`pip install -e ".[train]"`, ultralytics and torch).
 
 Why: session 95 found the detectors box a card about 3.5 % of its size too wide on every side (every view, cards in
-full view too), and the Spanish photo settings now draw their sure boxes in (`box_shrink`).  The detector stages of
+full view too); the Spanish photo settings first drew their sure boxes in (`box_shrink`), then the Spanish photo
+detector was trained on outline labels (`companion dataset build --outline-labels`, D5) and boxes tightly itself.  The detector stages of
 `companion.training.train` augment with ``degrees=10``; given box labels only, ultralytics' RandomPerspective turns the
 box's four corners and boxes them, so a card lying at an angle (its box already larger than the card) gets a label
 larger than the turned card's own box.  Given the card's outline as a segment, it boxes the turned outline instead.

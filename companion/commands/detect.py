@@ -142,7 +142,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="with the shrunk view, also read the image through the detector's input F times larger, "
                         "for small cards (default: PHOTO_ZOOM, 1.7; 0: not, faster)")
     p.add_argument("--box-calibration", action=argparse.BooleanOptionalAction, default=True,
-                   help="report the detector's sure boxes drawn in where the family's photo settings ask for it (it "
-                        "boxes a card about 3.5 %% too wide on each side; Spanish photos since session 95: "
-                        "PHOTO_FAMILY's box_shrink and covered_box_shrink; --no-box-calibration: as boxed)")
+                   help="report the detector's sure boxes drawn in where the family's photo settings ask for it "
+                        "(PHOTO_FAMILY's box_shrink and covered_box_shrink, for a detector that boxes cards too wide; "
+                        "none asks since session 95's D5; --no-box-calibration: as boxed)")
     p.set_defaults(func=_run)

@@ -673,11 +673,12 @@ class CardDetector:
         for name, value in (("box_shrink", box_shrink), ("covered_box_shrink", covered_box_shrink)):
             if value is not None and not 0.5 <= value <= 1.0:
                 raise ValueError(f"{name} must be a factor in [0.5, 1], got {value!r}")
-        # The detector's sure boxes are loose: trained with rotation augmentation (``degrees``) on box labels, which
-        # ultralytics replaces by the box of the turned label's corners (larger than the turned card's own box for a
-        # card lying at an angle: bench/rotated_box_labels.py), it boxes a card about 3.5 % of its size too wide on
-        # every side (session 95).  Its reported sure boxes are drawn in about their centres by ``box_shrink``, those
-        # another box covers part of by ``covered_box_shrink`` (None: by ``box_shrink``): :meth:`calibrated`.
+        # A detector trained with rotation augmentation (``degrees``) on box labels, which ultralytics replaces by the
+        # box of the turned label's corners (larger than the turned card's own box for a card lying at an angle:
+        # bench/rotated_box_labels.py), boxes a card about 3.5 % of its size too wide on every side (session 95; D5,
+        # trained on outline labels, does not).  Its reported sure boxes can be drawn in about their centres by
+        # ``box_shrink``, those another box covers part of by ``covered_box_shrink`` (None: by ``box_shrink``):
+        # :meth:`calibrated`.  No family's photo settings ask for it since D5.
         self.box_shrink = box_shrink
         self.covered_box_shrink = covered_box_shrink
         if not 0.0 <= suit_corner_weight <= 2.0:
@@ -1215,8 +1216,11 @@ class CardDetector:
         and mAP50 -0.0011 on val6636 with every sure box drawn in)."""
         if not found:
             return found
-        boxes = np.array([d.box for d in found], dtype=np.float64)
-        covered = overlapped_boxes(boxes, np.arange(len(found)), self.overlap_min)
+        if self.covered_box_shrink is None:  # one factor for all: which boxes are covered does not matter
+            covered = np.zeros(len(found), dtype=bool)
+        else:
+            boxes = np.array([d.box for d in found], dtype=np.float64)
+            covered = overlapped_boxes(boxes, np.arange(len(found)), self.overlap_min)
         out = []
         for d, under in zip(found, covered):
             factor = self.covered_box_shrink if under and self.covered_box_shrink is not None else self.box_shrink
