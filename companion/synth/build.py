@@ -93,7 +93,7 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
                         layouts: tuple[str, ...] | None = None, photos: PhotoPool | None = None,
                         photo_share: float = 0.0, reindex: float = 0.0,
                         index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0,
-                        ink: float = 0.0) -> Scene:
+                        ink: float = 0.0, printed: float = 0.0) -> Scene:
     """One random training scene of ``family`` drawn with one of ``designs``.
 
     ``layouts``: draw the layout kind uniformly from these (default: the table mix of
@@ -107,7 +107,9 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     index where no training deck does (rank and suit on one line, the rank top right, one big pip),
     and only whole scenes teach a classifier those layouts on cards half under others.  At 0 no
     random draw changes.  ``ink``: the share of scenes whose face-up cards are printed in other inks, one
-    palette a scene (:mod:`companion.synth.ink`; at 0 no random draw changes either).
+    palette a scene (:mod:`companion.synth.ink`; at 0 no random draw changes either).  ``printed``: the
+    share of scenes with one to three printed things among the objects (pages, a notebook, a card box:
+    :mod:`companion.synth.printed`), which real photos show and a detector may box; at 0 no draw changes.
     """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
@@ -125,12 +127,13 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
     lighting = random_lighting(rng)
+    n_printed = int(rng.integers(1, 4)) if printed > 0 and rng.random() < printed else 0
     if photos is not None and rng.random() < photo_share:
         return compose_scene(placements, camera, design=design, back_design=back, lighting=lighting, rng=rng,
                              distractors=int(rng.choice([0, 1, 2, 3, 4])), surface=photos.surface,
-                             clutter=photos.patch)
+                             clutter=photos.patch, printed=n_printed)
     return compose_scene(placements, camera, design=design, back_design=back,
-                         lighting=lighting, rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])))
+                         lighting=lighting, rng=rng, distractors=int(rng.choice([0, 0, 1, 2, 3])), printed=n_printed)
 
 
 def _reindex_placements(placements: list[Placement], design: Design, rng: np.random.Generator,
@@ -284,7 +287,8 @@ def _worker(args: tuple) -> list[str]:
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
         scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share,
-                                    reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2], ink=redraw[3])
+                                    reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2], ink=redraw[3],
+                                    printed=redraw[4])
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene, outlines)) + "\n")
@@ -306,7 +310,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
                   photo_share: float = 0.0, designs: str = "debian", reindex: float = 0.0,
                   index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0, ink: float = 0.0,
-                  outline_labels: bool = False) -> Path:
+                  outline_labels: bool = False, printed: float = 0.0) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
@@ -314,14 +318,15 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     ``photo_dirs``: photographs for the surfaces and clutter of ``photo_share`` of the scenes;
     ``designs``: the training designs' source (:data:`DESIGN_SOURCES`; validation keeps the held-back ones).
     ``reindex``/``index_styles``/``big_pip``: redrawn index corners in a share of the training scenes
-    (:func:`render_random_scene`), and ``ink`` the share printed in other inks; validation scenes are never
-    redrawn nor re-inked, they show the held-back decks as printed.
+    (:func:`render_random_scene`), ``ink`` the share printed in other inks, and ``printed`` the share with
+    printed things (pages, notebooks, card boxes) among the objects; validation scenes are never redrawn,
+    re-inked nor given those, they show the held-back decks as printed among the usual objects.
     ``outline_labels``: the detection labels give each card's outline, not its box (:func:`yolo_lines`).
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
     if split != "train":
-        reindex = ink = 0.0
+        reindex = ink = printed = 0.0
     if reindex > 0:
         from companion.synth.reindex import check_index_styles
 
@@ -334,7 +339,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
-    redraw = (reindex, tuple(index_styles), big_pip, ink)
+    redraw = (reindex, tuple(index_styles), big_pip, ink, printed)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
     designs_for(family, split, workers, designs)
     chunks = []

@@ -19,6 +19,7 @@ import numpy as np
 from companion.synth.art import Design, card_image
 from companion.synth.backgrounds import table_texture
 from companion.synth.index_corners import FAMILY_CORNERS, corner_region, design_corners, design_index_regions
+from companion.synth.printed import draw_printed
 
 # (rng, height, width) -> BGR uint8 image: a table surface or an object's face
 Surface = Callable[[np.random.Generator, int, int], np.ndarray]
@@ -290,6 +291,7 @@ def compose_scene(
     distractors: int = 0,
     surface: Surface | None = None,
     clutter: Surface | None = None,
+    printed: int = 0,
 ) -> Scene:
     """Render ``placements`` seen by ``camera``; return the BGR image and per-card ground truth.
 
@@ -299,6 +301,9 @@ def compose_scene(
     non-card objects (paper, coins, phone, cup, pen, boxes) are drawn under the cards.
     ``surface`` draws the table when ``background`` is None (default: a procedural one,
     ``backgrounds.table_texture``); ``clutter`` gives the objects photographed faces.
+    ``printed`` more objects are printed things (pages, a notebook, a certificate, a card box, a
+    business card, a book: :mod:`companion.synth.printed`), drawn after the others and also under
+    the cards; at 0 no random draw changes.
     """
     rng = rng or np.random.default_rng()
     lighting = lighting or Lighting()
@@ -323,6 +328,8 @@ def compose_scene(
 
     for _ in range(distractors):  # objects lie under the cards (drawn first)
         _distractor(canvas, rng, ppm_img, clutter)
+    for _ in range(printed):
+        draw_printed(canvas, rng, ppm_img, clutter, shadow=_shadow)
 
     order = sorted(range(len(placements)), key=lambda i: placements[i].z)
     idmap = np.full((H, W), -1, np.int32)

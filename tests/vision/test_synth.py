@@ -478,6 +478,7 @@ def test_dataset_build_with_no_photographs_is_one_clear_error(tmp_path, capsys):
     (["build", "--family", "french", "--n", "1"], "--big-pip"),
     (["crops", "--family", "french", "--n", "1"], "--ink"),
     (["build", "--family", "french", "--n", "1"], "--ink"),
+    (["build", "--family", "french", "--n", "1"], "--printed"),
     (["scene-corners", "--scenes", "S"], "--hidden-share"),
     (["scene-corners", "--scenes", "S"], "--full-share"),
 ])
