@@ -633,8 +633,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size-small", type=float, default=SIZE_SMALL,
                    help="with --size-check: under this share of the surer faces' median area is too small "
                         "(default %(default)s)")
-    p.add_argument("--size-large", type=float, default=SIZE_LARGE,
-                   help="with --size-check: over this many times it is too large (default %(default)s)")
+    p.add_argument("--size-large", type=float, default=None,
+                   help="with --size-check: over this many times it is too large (default: the family's "
+                        f"PHOTO_FAMILY value, else {SIZE_LARGE})")
     p.add_argument("--faintest-below", type=float, default=None, metavar="S",
                    help="keep a faint box the detector scored under S only where named FAINTEST_MIN_PROB or more, "
                         "outlined or not (default: the family's PHOTO_FAMILY value, else not; 0: not)")
@@ -731,9 +732,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  outlined_faint_from=args.outlined_faint_from,
                                                  faint_corner_windows=args.faint_corner_windows,
                                                  faint_tta=args.faint_tta, box_shrink=args.box_shrink,
-                                                 covered_box_shrink=args.covered_box_shrink),
-                                size_ref_min=args.size_ref_min, size_small=args.size_small,
-                                size_large=args.size_large)
+                                                 covered_box_shrink=args.covered_box_shrink,
+                                                 size_large=args.size_large),
+                                size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.outline_model_warning():  # a measurement must not pass for another

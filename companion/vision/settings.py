@@ -7,7 +7,7 @@ table settings (``companion detect``, the evaluations, the table) need not know 
 
 from __future__ import annotations
 
-from companion.vision.merging import MERGE_IOU
+from companion.vision.merging import MERGE_IOU, SIZE_LARGE
 
 # Photos (`companion detect`, the real-photo figures): a second, shrunk view for cards that fill the
 # picture, at a threshold within 0.2 false detections per real photo.  Session 12 chose both on half the
@@ -387,6 +387,16 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # where another box covers 0.2 of one; rule 124: mAP50-95 +0.04) until D5, trained on outline labels, boxed the cards
 # tightly itself (rule 125); no family draws boxes in now.  French photos never did: drawn in by 0.97 (rule 121) their
 # mAP50 fell 0.0021 on fr6650.  bench/evaluation-history.md, session 95.
+# French photos read their own detector (``card-detector-french-photo.onnx``, F128: trained on outline labels among
+# photographed and printed clutter) in every view, with faces named alike merged from IoU 0.3 (``merge_iou``, was
+# ``MERGE_IOU`` 0.5) and a weakly named face's box too large past 1.6 times the surer faces' median (``size_large``,
+# was ``SIZE_LARGE`` 2; rule 129, session 97): most of F128's false boxes on the real tune half were a second box on a
+# real card or a loose box round two.  The two values chosen on the real tune half alone (F128 256 of 262 at 0.162
+# false per photo; 0.3 and 1.6: 256 at 0.115; main 254 at 0.115), tuned on fr6613 / fr6640 (main 0.6762 / 0.6696,
+# F128 0.7034 / 0.6986, with them 0.6977 / 0.6917), judged on fresh fr6646-6649: mAP50 0.6675 -> 0.6809, 0.7063 ->
+# 0.7348, 0.6788 -> 0.6981, 0.6531 -> 0.6854 (mAP50-95 0.4429 -> 0.4800, 0.4645 -> 0.5073, 0.4416 -> 0.4869, 0.4297
+# -> 0.4772); real photos 504 = 504 of 527 at 0.155 -> 0.128 false per photo (test half 250 -> 248 at 0.196 ->
+# 0.142); 60 scenes back to back 0.99x.
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,
@@ -395,7 +405,7 @@ PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "french": {"zoom_overlap": 0.7, "faint_overlap": 0.7, "faint_overlap_from": 0.0, "faint_holds": True,
                "faint_min_prob": 0.3, "outlined_min_prob": 0.1, "faint_twin_iou": 0.3, "size_check": 0.5,
                "faintest_below": 0.04, "faint_max": 16, "faint_tta": False, "outlined_faint_from": 0.065,
-               "faintest_min_prob": 0.8},
+               "faintest_min_prob": 0.8, "merge_iou": 0.3, "size_large": 1.6},
 }
 
 
@@ -417,7 +427,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    size_check: float | None = None, faintest_below: float | None = None,
                    faintest_min_prob: float | None = None, outlined_faint_from: float | None = None,
                    faint_corner_windows: int | None = None, faint_tta: bool | None = None,
-                   box_shrink: float | None = None, covered_box_shrink: float | None = None) -> dict:
+                   box_shrink: float | None = None, covered_box_shrink: float | None = None,
+                   size_large: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -446,7 +457,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``outlined_min_prob`` or more (None: the family's, else not; negative: not; see ``OUTLINED_SCORE``), and a faint
     face named as a surer one it overlaps by ``faint_twin_iou`` (IoU) or lies in dropped (None: the family's, else
     not; 0: not), and a face named under ``size_check`` far off the size of the faces surer than it dropped (None:
-    the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`), and a faint box scored
+    the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`; ``size_large``: past how
+    many times their median area a box is too large, None: the family's, else ``SIZE_LARGE``), and a faint box scored
     under ``faintest_below`` kept only where named ``faintest_min_prob`` or more (None: the family's, else not; 0:
     not; ``faintest_min_prob`` None: the family's, else ``FAINTEST_MIN_PROB``), and a faint face named under its
     floor not kept by an outline when the detector scored it under ``outlined_faint_from`` (None: the family's,
@@ -462,7 +474,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``rows``, ``outline_model``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``, ``faint_overlap_from``,
     ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
-    ``box_shrink``, ``covered_box_shrink`` or ``merge_iou``, it replaces the shared value (one passed here wins)."""
+    ``box_shrink``, ``covered_box_shrink``, ``size_large`` or ``merge_iou``, it replaces the shared value (one passed
+    here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -509,6 +522,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                                   else None if outlined_min_prob < 0 else outlined_min_prob),
             "faint_twin_iou": own.get("faint_twin_iou") if faint_twin_iou is None else (faint_twin_iou or None),
             "size_check": own.get("size_check") if size_check is None else (size_check or None),
+            "size_large": float(own.get("size_large", SIZE_LARGE)) if size_large is None else size_large,
             "faintest_below": own.get("faintest_below") if faintest_below is None else (faintest_below or None),
             "faintest_min_prob": (float(own.get("faintest_min_prob", FAINTEST_MIN_PROB)) if faintest_min_prob is None
                                   else faintest_min_prob),

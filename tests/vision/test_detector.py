@@ -718,6 +718,12 @@ def test_the_size_check_is_asked_for_by_photo_settings_and_runs_after_the_twins(
     assert vs.photo_settings(family="french")["size_check"] == 0.5
     assert vs.photo_settings(family="french", size_check=0)["size_check"] is None
     assert vs.photo_settings(family="spanish")["size_check"] is None
+    # how large is too large: the family's (rule 129: French 1.6), else SIZE_LARGE; one passed wins
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"size_check": 0.5, "size_large": 1.6}})
+    assert vs.photo_settings(family="french")["size_large"] == 1.6
+    assert vs.photo_settings(family="french", size_large=3.0)["size_large"] == 3.0
+    assert vs.photo_settings(family="spanish")["size_large"] == vs.SIZE_LARGE
+    assert CardDetector("french", **vs.photo_settings(family="french")).size_large == 1.6
     det = CardDetector("french", size_check=0.5)
     card = Detection("QH", 0.81, (10.0, 10.0, 70.0, 100.0), 0.9, 0.9)
     pip = Detection("AH", 0.08, (20.0, 20.0, 30.0, 30.0), 0.2, 0.4)
@@ -1195,13 +1201,14 @@ def test_faint_boxes_read_their_whole_card_one_way_up_when_asked(french, monkeyp
 
 
 def test_a_family_merges_faces_named_alike_at_its_own_overlap(monkeypatch):
-    """``merge_iou`` in PHOTO_FAMILY: Spanish photos merge faces named alike from IoU 0.35 (rule 106), the others
-    at ``MERGE_IOU``; a value passed in wins (0: not merged), the table's one view too."""
+    """``merge_iou`` in PHOTO_FAMILY: Spanish photos merge faces named alike from IoU 0.35 (rule 106), French ones
+    from 0.3 (rule 129), a family without its own at ``MERGE_IOU``; a value passed in wins (0: not merged), the
+    table's one view too."""
     from companion.vision import settings as vs
     from companion.vision.merging import MERGE_IOU
 
     assert vs.photo_settings(family="spanish")["merge_iou"] == 0.35
-    assert vs.photo_settings(family="french")["merge_iou"] == MERGE_IOU
+    assert vs.photo_settings(family="french")["merge_iou"] == 0.3
     assert vs.photo_settings(family="spanish", scales=[1.0])["merge_iou"] == 0.35
     assert vs.photo_settings(family="spanish", merge_iou=0.6)["merge_iou"] == 0.6
     assert vs.photo_settings(family="spanish", merge_iou=0)["merge_iou"] is None
