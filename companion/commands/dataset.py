@@ -48,7 +48,8 @@ def _build(args: argparse.Namespace) -> int:
                               start=args.start, layouts=tuple(args.layouts) if args.layouts else None,
                               photo_dirs=photo_dirs, photo_share=args.photo_share, designs=args.designs,
                               reindex=args.reindex, index_styles=tuple(args.index_styles), big_pip=args.big_pip,
-                              ink=args.ink, outline_labels=args.outline_labels, printed=args.printed)
+                              ink=args.ink, outline_labels=args.outline_labels, printed=args.printed,
+                              random_backs=args.random_backs)
                 print(f"{args.family} {split}: {n} scenes -> {args.out}", flush=True)
             if args.crops and split == "train":
                 from pathlib import Path
@@ -240,6 +241,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "text, a spiral notebook, a certificate, a card box, a business card, a book "
                         "(companion.synth.printed), which a detector may take for cards in real photos "
                         "(validation scenes never have them)")
+    b.add_argument("--random-backs", type=share, default=0.0, metavar="P",
+                   help="share of training scenes whose face-down cards show a back no deck has, drawn at random "
+                        "(a lattice, dots, stripes, an ornament, a picture; companion.synth.backs), one a scene: a "
+                        "back learned as a kind, not as the training decks' few (validation scenes never have them)")
     b.add_argument("--outline-labels", action="store_true",
                    help="detection labels give each card's outline (its corners, clipped to the image) as a polygon, "
                         "not its box: ultralytics' rotation augmentation then boxes the turned outline, not the "

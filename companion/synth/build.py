@@ -93,7 +93,7 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
                         layouts: tuple[str, ...] | None = None, photos: PhotoPool | None = None,
                         photo_share: float = 0.0, reindex: float = 0.0,
                         index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0,
-                        ink: float = 0.0, printed: float = 0.0) -> Scene:
+                        ink: float = 0.0, printed: float = 0.0, random_backs: float = 0.0) -> Scene:
     """One random training scene of ``family`` drawn with one of ``designs``.
 
     ``layouts``: draw the layout kind uniformly from these (default: the table mix of
@@ -110,6 +110,9 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
     palette a scene (:mod:`companion.synth.ink`; at 0 no random draw changes either).  ``printed``: the
     share of scenes with one to three printed things among the objects (pages, a notebook, a card box:
     :mod:`companion.synth.printed`), which real photos show and a detector may box; at 0 no draw changes.
+    ``random_backs``: the share of scenes whose face-down cards show a back no deck has, drawn at random
+    (:func:`companion.synth.backs.random_back`, one a scene): a back learned as a kind, not as 35 designs; at 0
+    no draw changes.
     """
     design = designs[int(rng.integers(len(designs)))]
     pool = tuple(c for c in family_cards(family) if design.has(c))
@@ -124,6 +127,8 @@ def render_random_scene(rng: np.random.Generator, family: str, designs: list[Des
         _reindex_placements(placements, design, rng, index_styles, big_pip)
     if ink > 0 and rng.random() < ink:
         _ink_placements(placements, design, rng)
+    if random_backs > 0 and rng.random() < random_backs:
+        _random_back_placements(placements, back, rng)
     w, h = size or SIZES[int(rng.integers(len(SIZES)))]
     camera = random_camera(rng, kind, w, h)
     lighting = random_lighting(rng)
@@ -288,7 +293,7 @@ def _worker(args: tuple) -> list[str]:
         rng = np.random.default_rng([seed, i, 0 if split == "train" else 1])
         scene = render_random_scene(rng, family, designs, layouts=layouts, photos=photos, photo_share=photo_share,
                                     reindex=redraw[0], index_styles=redraw[1], big_pip=redraw[2], ink=redraw[3],
-                                    printed=redraw[4])
+                                    printed=redraw[4], random_backs=redraw[5])
         stem = f"{family[:2]}{i:06d}"
         cv2.imwrite(str(out_dir / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out_dir / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(scene, outlines)) + "\n")
@@ -310,7 +315,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
                   layouts: tuple[str, ...] | None = None, photo_dirs: tuple[str, ...] = (),
                   photo_share: float = 0.0, designs: str = "debian", reindex: float = 0.0,
                   index_styles: tuple[str, ...] = ("stacked",), big_pip: float = 0.0, ink: float = 0.0,
-                  outline_labels: bool = False, printed: float = 0.0) -> Path:
+                  outline_labels: bool = False, printed: float = 0.0, random_backs: float = 0.0) -> Path:
     """Render ``n`` scenes of ``family`` into ``out`` (split "train" or "val"); returns ``out``.
 
     ``start`` numbers the scenes (and seeds them) from there, so a second call adds
@@ -319,14 +324,15 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     ``designs``: the training designs' source (:data:`DESIGN_SOURCES`; validation keeps the held-back ones).
     ``reindex``/``index_styles``/``big_pip``: redrawn index corners in a share of the training scenes
     (:func:`render_random_scene`), ``ink`` the share printed in other inks, and ``printed`` the share with
-    printed things (pages, notebooks, card boxes) among the objects; validation scenes are never redrawn,
-    re-inked nor given those, they show the held-back decks as printed among the usual objects.
+    printed things (pages, notebooks, card boxes) among the objects, ``random_backs`` the share whose backs are
+    drawn at random; validation scenes are never redrawn, re-inked nor given those, they show the held-back
+    decks as printed among the usual objects.
     ``outline_labels``: the detection labels give each card's outline, not its box (:func:`yolo_lines`).
     Raises ``PhotoError`` before rendering anything when those folders hold no photograph.
     """
     out = Path(out)
     if split != "train":
-        reindex = ink = printed = 0.0
+        reindex = ink = printed = random_backs = 0.0
     if reindex > 0:
         from companion.synth.reindex import check_index_styles
 
@@ -339,7 +345,7 @@ def build_dataset(family: str, n: int, out: str | Path, split: str = "train", se
     for sub in ("images", "labels", "cls"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
-    redraw = (reindex, tuple(index_styles), big_pip, ink, printed)
+    redraw = (reindex, tuple(index_styles), big_pip, ink, printed, random_backs)
     # Render the art first (once, cached, in parallel) so workers do not duplicate it.
     designs_for(family, split, workers, designs)
     chunks = []
@@ -392,6 +398,17 @@ def _ink_placements(placements: list[Placement], design: Design, rng: np.random.
         if p.card != "back" and p.design is None:
             p.art = reinked_face(p.art if p.art is not None else card_image(design, p.card), p.card, palette,
                                  design.family)
+
+
+def _random_back_placements(placements: list[Placement], back: Design, rng: np.random.Generator) -> None:
+    """Give every face-down placement (without art of its own) one random back, shaped as ``back``'s."""
+    from companion.synth.art import card_image
+    from companion.synth.backs import random_back
+
+    art = random_back(rng, card_image(back, "back")[..., 3])
+    for p in placements:
+        if p.card == "back" and p.art is None and p.design is None:
+            p.art = art
 
 
 def _figures(family: str) -> tuple[str, ...]:
