@@ -194,3 +194,13 @@ def test_every_candidate_keeps_the_photo_views_and_drops_only_their_operating_th
     assert every["every_candidate"] and {k: every[k] for k in EVERY_CANDIDATE} == EVERY_CANDIDATE
     assert told["conf"] == 0.05 and told["face_min_prob"] == 0.0
     assert every["scales"] == plain["scales"] and every["zoom"] == plain["zoom"]  # the same views
+
+
+def test_backs_get_their_own_ap_and_readings_apart_from_the_faces():
+    """A back boxed as a face counts as a miss of the back class; the figures say so apart (``back_AP50``)."""
+    images = [([_gt("back", A), _gt("2C", B)], [], [_det("AH", A, 0.9), _det("2C", B, 0.8)])]
+    scores = map_scores(images)
+    assert scores["back_AP50"] == 0.0 and scores["mAP50"] == pytest.approx(0.5)
+    assert "back_AP50" not in map_scores([([_gt("2C", B)], [], [_det("2C", B, 0.8)])])
+    only_backs = [([g for g in gts if g["card"] == "back"], ign, dets) for gts, ign, dets in images]
+    assert reading_shares(only_backs)["all"] == {"cards": 1, "boxed": 1.0, "named_right": 0.0}
