@@ -57,3 +57,17 @@ def one_french_design(tmp_path, monkeypatch):
         return design
 
     return use
+
+
+@pytest.fixture()
+def scene_image():
+    """Read the i-th rendered scene of a dataset built by ``build_dataset`` (``scene_image(out, split, i)``), named
+    as the generator names them, so tests comparing renderings do not each spell the file name."""
+
+    def read(out, split: str, i: int, family: str = "french") -> np.ndarray:
+        import cv2
+
+        return cv2.imread(str(out / "images" / split / f"{family[:2]}{i:06d}.jpg"))
+
+    return read
+

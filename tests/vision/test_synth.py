@@ -716,3 +716,19 @@ def test_redrawn_data_says_when_this_machine_has_fewer_typefaces_than_the_recipe
     assert "only 37 typefaces" in capsys.readouterr().err
     assert main(["dataset", "crops", "--family", "french", "--n", "0", "--out", "/nonexistent/x"]) == 0
     assert "typefaces" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--printed", "--random-backs"])
+def test_dataset_build_cli_takes_a_share_of_the_training_scenes(flag, tmp_path, one_french_design, capsys):
+    """`--printed P` and `--random-backs P` (the shares of training scenes given printed things, random backs) build
+    with a share in [0, 1] and refuse one outside it by name."""
+    from companion.cli import main
+
+    face = np.full((360, 250, 4), 255, np.uint8)
+    one_french_design(face)
+    assert main(["dataset", "build", "--family", "french", "--n", "2", "--split", "train", flag, "0.5",
+                 "--out", str(tmp_path / "ds")]) == 0
+    assert len(list((tmp_path / "ds" / "images" / "train").glob("*.jpg"))) == 2
+    with pytest.raises(SystemExit):
+        main(["dataset", "build", "--family", "french", "--n", "2", flag, "1.5", "--out", str(tmp_path / "bad")])
+    assert "1.5" in capsys.readouterr().err
