@@ -397,6 +397,9 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # 0.7348, 0.6788 -> 0.6981, 0.6531 -> 0.6854 (mAP50-95 0.4429 -> 0.4800, 0.4645 -> 0.5073, 0.4416 -> 0.4869, 0.4297
 # -> 0.4772); real photos 504 = 504 of 527 at 0.155 -> 0.128 false per photo (test half 250 -> 248 at 0.196 ->
 # 0.142); 60 scenes back to back 0.99x.
+# Tried for French with F128, not shipped (rules 132-133, session 100): the rank weight 0.7 (``RANK_WEIGHT`` 0.8) with
+# 24 faint boxes (16): fr6613 / fr6640 0.6977 -> 0.7011, 0.6917 -> 0.6953, but on fresh fr6654-6657 +0.0057, -0.0002,
+# +0.0013, -0.0010 (mAP50-95 down on three), real photos 504 -> 505 of 527 at 0.128 -> 0.139, 1.16x the time.
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,
