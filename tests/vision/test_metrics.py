@@ -204,3 +204,31 @@ def test_backs_get_their_own_ap_and_readings_apart_from_the_faces():
     assert "back_AP50" not in map_scores([([_gt("2C", B)], [], [_det("2C", B, 0.8)])])
     only_backs = [([g for g in gts if g["card"] == "back"], ign, dets) for gts, ign, dets in images]
     assert reading_shares(only_backs)["all"] == {"cards": 1, "boxed": 1.0, "named_right": 0.0}
+
+
+def test_misnamed_cards_splits_the_faces_and_counts_a_borrowed_neighbours_name(bench_script, tmp_path, capsys):
+    """bench/misnamed_cards.py: each labelled face counted once in its view with what happened to it (the detection
+    overlapping it most, as `evaluate`'s readings), backs left out; a covered face named as the card over it counts
+    as taking its neighbour's rank and name, one named a rank no neighbour holds as neither; a missing folder is a
+    clear error."""
+    mod = bench_script("misnamed_cards")
+    over = {"card": "KH", "box": [0, 0, 60, 90], "labelled": True}
+    under = {"card": "5C", "box": [30, 0, 90, 90], "visible": 0.5, "index_visible": 1.0, "labelled": True}
+    alone = {"card": "7D", "box": [200, 0, 260, 90], "visible": 0.6, "index_visible": 0.9, "labelled": True}
+    hidden = {"card": "2S", "box": [300, 0, 360, 90], "visible": 0.4, "index_visible": 0.0, "labelled": True}
+    suit = {"card": "9H", "box": [400, 0, 460, 90], "labelled": True}
+    back = {"card": "back", "box": [500, 0, 560, 90], "labelled": True}
+    dets = [{"card": "KH", "box": [0, 0, 60, 90]}, {"card": "KH", "box": [31, 0, 90, 90]},
+            {"card": "QD", "box": [200, 0, 260, 90]}, {"card": "9S", "box": [400, 0, 460, 90]},
+            {"card": "back", "box": [300, 0, 360, 90]}]
+    rec = {"cards": [over, under, alone, hidden, suit, back]}
+    per_view, borrowed = mod.tally([(rec, dets)])
+    assert per_view["in full view"] == {"right": 1, "suit only wrong": 1}
+    assert per_view["covered, index in view"] == {"rank wrong": 2}
+    assert per_view["covered, index hidden"] == {"named back": 1}
+    assert borrowed["covered, rank wrong"] == 2
+    assert (borrowed["took a neighbour's rank"], borrowed["took a neighbour's name"]) == (1, 1)
+    assert borrowed["chance: a neighbour's rank"] == pytest.approx(1 / 12)
+    assert mod.outcome(over, []) == ("unboxed", None)
+    assert mod.main([str(tmp_path)]) == 2
+    assert "not found" in capsys.readouterr().err

@@ -1,0 +1,125 @@
+"""Where do the photo readings go wrong on synthetic scenes: unboxed, wrong rank, wrong suit only, or named a back?
+And is a covered card given the name of a card lying over it?
+
+Why: session 100 found the French photo settings at their optimum (rules 132-133) while only 0.56 of the partly
+covered faces are named right against 0.85 in full view, 0.58 even where the card's index corner is in view.  This
+splits every labelled face by how much of it shows (in full view, covered with its index in view, covered with the
+index hidden) and by what happened to it: the detection overlapping it most (IoU >= 0.5, as ``evaluate``'s
+``readings``) names it right, names another rank, names only the suit wrong, names a back, or there is none.  For the
+covered cards boxed with another rank it counts how many were given the rank, or the very name, of a labelled card
+whose box overlaps theirs: a corner window reading the neighbour's index instead of the card's own.  The chance line
+is what a rank drawn at random from the other twelve (a name from the other 51 faces) would give with the same
+neighbours.
+
+    python bench/misnamed_cards.py VAL_DIR [--family french] [--limit N] [--models DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from companion.paths import models_dir
+from companion.vision.detector import FAMILIES, CardDetector
+from companion.vision.evaluate import INDEX_WHOLE, iou, read_image, val_scenes
+from companion.vision.settings import photo_settings
+
+VIEWS = ("in full view", "covered, index in view", "covered, index hidden")
+OUTCOMES = ("right", "unboxed", "rank wrong", "suit only wrong", "named back")
+
+
+def view_of(card: dict) -> str:
+    """How much of a labelled card shows: ``visible`` and ``index_visible`` as the scene records them (a card without
+    them is in full view, as ``evaluate``'s ``reading_shares`` counts it)."""
+    if card.get("visible", 1.0) >= 0.99:
+        return VIEWS[0]
+    return VIEWS[1] if card.get("index_visible", 0.0) >= INDEX_WHOLE else VIEWS[2]
+
+
+def rank_of(card: str) -> str:
+    """The rank part of a face's name ("10H" -> "10"); a back has none."""
+    return "" if card == "back" else card[:-1]
+
+
+def outcome(truth: dict, dets: list[dict]) -> tuple[str, dict | None]:
+    """What happened to one labelled face: one of ``OUTCOMES``, with the detection overlapping it most where that
+    overlap is at least 0.5 (else None)."""
+    overlap, best = max(((iou(d["box"], truth["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
+    if best is None or overlap < 0.5:
+        return "unboxed", None
+    if best["card"] == truth["card"]:
+        return "right", best
+    if best["card"] == "back":
+        return "named back", best
+    return ("suit only wrong" if rank_of(best["card"]) == rank_of(truth["card"]) else "rank wrong"), best
+
+
+def neighbours(truth: dict, cards: list[dict]) -> list[dict]:
+    """The other faces of the scene (labelled or not) whose boxes overlap this one's."""
+    return [c for c in cards if c is not truth and c["card"] != "back" and iou(c["box"], truth["box"]) > 0.0]
+
+
+def tally(records: list[tuple[dict, list[dict]]]) -> tuple[dict[str, Counter], Counter]:
+    """Per view, the count of each outcome; and for the covered faces boxed with another rank, how many took a
+    neighbour's rank or name, beside what chance would give (sums of probabilities)."""
+    per_view: dict[str, Counter] = {v: Counter() for v in VIEWS}
+    borrowed: Counter = Counter()
+    for rec, dets in records:
+        faces = [c for c in rec["cards"] if c["card"] != "back"]
+        for truth in (c for c in faces if c["labelled"]):
+            view = view_of(truth)
+            what, best = outcome(truth, dets)
+            per_view[view][what] += 1
+            if what != "rank wrong" or view == VIEWS[0]:
+                continue
+            near = neighbours(truth, faces)
+            other_ranks = {rank_of(c["card"]) for c in near} - {rank_of(truth["card"])}
+            borrowed["covered, rank wrong"] += 1
+            borrowed["took a neighbour's rank"] += rank_of(best["card"]) in other_ranks
+            borrowed["took a neighbour's name"] += any(c["card"] == best["card"] for c in near)
+            borrowed["chance: a neighbour's rank"] += len(other_ranks) / 12
+            borrowed["chance: a neighbour's name"] += len({c["card"] for c in near} - {truth["card"]}) / 51
+    return per_view, borrowed
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("data", type=Path, help="a validation folder (companion dataset build --split val)")
+    p.add_argument("--family", choices=FAMILIES, default="french")
+    p.add_argument("--limit", type=int, default=None, help="at most this many scenes")
+    p.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped ones)")
+    args = p.parse_args(argv)
+    try:
+        scenes = val_scenes(args.data, args.family, args.limit)
+    except FileNotFoundError as err:
+        Console(stderr=True).print(f"[red]{err}[/red]")
+        return 2
+    detector = CardDetector(args.family, models_dir=args.models or models_dir(),
+                            **photo_settings(family=args.family))
+    records = [(rec, [d.to_dict() for d in detector.detect(read_image(args.data / rec["image"]))]) for rec in scenes]
+    per_view, borrowed = tally(records)
+    table = Table(title=f"labelled faces by view and outcome ({args.data.name}, {len(scenes)} scenes, photo settings)")
+    table.add_column("view")
+    table.add_column("cards", justify="right")
+    for name in OUTCOMES:
+        table.add_column(name, justify="right")
+    for view, counts in per_view.items():
+        n = sum(counts.values())
+        table.add_row(view, str(n), *(f"{counts[o] / n:.3f}" if n else "-" for o in OUTCOMES))
+    Console().print(table)
+    side = Table(title="covered faces boxed with another rank: whose rank did they take?")
+    side.add_column("count")
+    side.add_column("value", justify="right")
+    for key in ("covered, rank wrong", "took a neighbour's rank", "chance: a neighbour's rank",
+                "took a neighbour's name", "chance: a neighbour's name"):
+        side.add_row(key, f"{borrowed[key]:.1f}" if key.startswith("chance") else str(borrowed[key]))
+    Console().print(side)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
