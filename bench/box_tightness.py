@@ -11,7 +11,6 @@ into named by both, by the candidate only and by main only.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from pathlib import Path
 
@@ -19,8 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from companion.paths import models_dir
-from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import match_detections, read_image, val_scenes
+from companion.vision.detector import CardDetector
+from companion.vision.evaluate import match_detections, parse_val_arguments, read_image, val_parser
 from companion.vision.settings import photo_settings
 
 
@@ -38,16 +37,8 @@ def named_right(detector: CardDetector, data: Path, records: list[dict]) -> dict
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("data", type=Path, help="a validation folder (companion dataset build --split val)")
-    p.add_argument("--models", type=Path, required=True, help="the candidate's models folder")
-    p.add_argument("--family", choices=FAMILIES, default="spanish")
-    p.add_argument("--limit", type=int, default=None, help="at most this many scenes")
-    args = p.parse_args(argv)
-    try:
-        records = val_scenes(args.data, args.family, args.limit)
-    except FileNotFoundError as err:
-        Console(stderr=True).print(f"[red]{err}[/red]")
+    args, records = parse_val_arguments(val_parser(__doc__, "spanish", candidate=True), argv)
+    if records is None:
         return 2
     settings = photo_settings(family=args.family)
     main_found = named_right(CardDetector(args.family, models_dir=models_dir(), **settings), args.data, records)

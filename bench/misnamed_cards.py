@@ -16,7 +16,6 @@ neighbours.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
@@ -24,8 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from companion.paths import models_dir
-from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import INDEX_WHOLE, iou, read_image, val_scenes
+from companion.vision.detector import CardDetector
+from companion.vision.evaluate import INDEX_WHOLE, iou, parse_val_arguments, read_image, val_parser
 from companion.vision.settings import photo_settings
 
 VIEWS = ("in full view", "covered, index in view", "covered, index hidden")
@@ -87,16 +86,8 @@ def tally(records: list[tuple[dict, list[dict]]]) -> tuple[dict[str, Counter], C
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("data", type=Path, help="a validation folder (companion dataset build --split val)")
-    p.add_argument("--family", choices=FAMILIES, default="french")
-    p.add_argument("--limit", type=int, default=None, help="at most this many scenes")
-    p.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped ones)")
-    args = p.parse_args(argv)
-    try:
-        scenes = val_scenes(args.data, args.family, args.limit)
-    except FileNotFoundError as err:
-        Console(stderr=True).print(f"[red]{err}[/red]")
+    args, scenes = parse_val_arguments(val_parser(__doc__, "french"), argv)
+    if scenes is None:
         return 2
     detector = CardDetector(args.family, models_dir=args.models or models_dir(),
                             **photo_settings(family=args.family))

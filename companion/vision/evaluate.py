@@ -54,7 +54,7 @@ from companion.synth.index_corners import DESIGN_INDEX_CORNERS
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
-from companion.vision.detector import CardDetector, read_image
+from companion.vision.detector import FAMILIES, CardDetector, read_image
 from companion.vision.merging import SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
@@ -243,6 +243,32 @@ def val_scenes(data: Path, family: str, limit: int | None = None) -> list[dict]:
     if not scenes_file.is_file():
         raise FileNotFoundError(f"{scenes_file} not found: build it with `companion dataset build`")
     return [json.loads(line) for line in scenes_file.read_text().splitlines()[: limit or None]]
+
+
+def val_parser(description: str | None, family: str, candidate: bool = False) -> argparse.ArgumentParser:
+    """A parser for a driver that reads a validation folder (the bench drivers): the folder, ``--family`` (default
+    ``family``), ``--limit`` and ``--models`` (a candidate's folder, required where ``candidate``; else the shipped
+    models unless given); read it with :func:`parse_val_arguments`."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data", type=Path, help="a validation folder (companion dataset build --split val)")
+    parser.add_argument("--family", choices=FAMILIES, default=family)
+    parser.add_argument("--limit", type=int, default=None, help="at most this many scenes")
+    parser.add_argument("--models", type=Path, required=candidate, default=None,
+                        help=("the candidate's models folder" if candidate
+                              else "models folder (default: the shipped ones)"))
+    return parser
+
+
+def parse_val_arguments(parser: argparse.ArgumentParser, argv: list[str] | None
+                        ) -> tuple[argparse.Namespace, list[dict] | None]:
+    """The arguments and the folder's scenes (:func:`val_scenes`); the scenes None, with the reason on stderr,
+    where the folder holds none of the family, so a driver stops with a clear message and no traceback."""
+    args = parser.parse_args(argv)
+    try:
+        return args, val_scenes(args.data, args.family, args.limit)
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return args, None
 
 
 def evaluate_synthetic(detector: CardDetector, data: Path, limit: int | None = None) -> dict:
