@@ -1,13 +1,14 @@
 """Where do the photo readings go wrong on synthetic scenes: unboxed, wrong rank, wrong suit only, or named a back?
-And is a covered card given the name of a card lying over it?
+And is a covered card given the name of a card its box overlaps?
 
 Why: session 100 found the French photo settings at their optimum (rules 132-133) while only 0.56 of the partly
 covered faces are named right against 0.85 in full view, 0.58 even where the card's index corner is in view.  This
 splits every labelled face by how much of it shows (in full view, covered with its index in view, covered with the
 index hidden) and by what happened to it: the detection overlapping it most (IoU >= 0.5, as ``evaluate``'s
 ``readings``) names it right, names another rank, names only the suit wrong, names a back, or there is none.  For the
-covered cards boxed with another rank it counts how many were given the rank, or the very name, of a labelled card
-whose box overlaps theirs: a corner window reading the neighbour's index instead of the card's own.  The chance line
+covered cards boxed with another rank it counts how many were given the rank, or the very name, of a face (labelled
+or not) whose box overlaps theirs, as a corner window or a whole-card view that sees the neighbour would.  The
+chance line
 is what a rank drawn at random from the other twelve (a name from the other 51 faces) would give with the same
 neighbours.
 
