@@ -5,12 +5,11 @@ Why: session 100 found the French photo settings at their optimum (rules 132-133
 covered faces are named right against 0.85 in full view, 0.58 even where the card's index corner is in view.  This
 splits every labelled face by how much of it shows (in full view, covered with its index in view, covered with the
 index hidden) and by what happened to it: the detection overlapping it most (IoU >= 0.5, as ``evaluate``'s
-``readings``) names it right, names another rank, names only the suit wrong, names a back, or there is none.  For the
-covered cards boxed with another rank it counts how many were given the rank, or the very name, of a face (labelled
-or not) whose box overlaps theirs, as a corner window or a whole-card view that sees the neighbour would.  The
-chance line
-is what a rank drawn at random from the other twelve (a name from the other 51 faces) would give with the same
-neighbours.
+``readings``, :func:`companion.vision.evaluate.boxing_detection`) names it right, names another rank, names only the
+suit wrong, names a back, or there is none.  For the covered cards boxed with another rank it counts how many were
+given the rank, or the very name, of a face (labelled or not) whose box overlaps theirs, as a corner window or a
+whole-card view that sees the neighbour would.  The chance line is what a rank drawn at random from the other twelve
+(a name from the other 51 faces) would give with the same neighbours.
 
     python bench/misnamed_cards.py VAL_DIR [--family french] [--limit N] [--models DIR]
 """
@@ -25,7 +24,8 @@ from rich.table import Table
 
 from companion.paths import models_dir
 from companion.vision.detector import CardDetector
-from companion.vision.evaluate import INDEX_WHOLE, iou, parse_val_arguments, read_image, val_parser
+from companion.vision.evaluate import (INDEX_WHOLE, boxing_detection, iou, parse_val_arguments, read_image,
+                                       val_parser)
 from companion.vision.settings import photo_settings
 
 VIEWS = ("in full view", "covered, index in view", "covered, index hidden")
@@ -33,8 +33,9 @@ OUTCOMES = ("right", "unboxed", "rank wrong", "suit only wrong", "named back")
 
 
 def view_of(card: dict) -> str:
-    """How much of a labelled card shows: ``visible`` and ``index_visible`` as the scene records them (a card without
-    them is in full view, as ``evaluate``'s ``reading_shares`` counts it)."""
+    """How much of a labelled card shows: ``visible`` and ``index_visible`` as the scene records them.  Every scene
+    rendered since session 53 records both; a card without ``visible`` counts here as in full view (``evaluate``'s
+    ``reading_shares`` counts it under "all" only), a covered one without ``index_visible`` as its index hidden."""
     if card.get("visible", 1.0) >= 0.99:
         return VIEWS[0]
     return VIEWS[1] if card.get("index_visible", 0.0) >= INDEX_WHOLE else VIEWS[2]
@@ -48,8 +49,8 @@ def rank_of(card: str) -> str:
 def outcome(truth: dict, dets: list[dict]) -> tuple[str, dict | None]:
     """What happened to one labelled face: one of ``OUTCOMES``, with the detection overlapping it most where that
     overlap is at least 0.5 (else None)."""
-    overlap, best = max(((iou(d["box"], truth["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
-    if best is None or overlap < 0.5:
+    best = boxing_detection(truth, dets)
+    if best is None:
         return "unboxed", None
     if best["card"] == truth["card"]:
         return "right", best

@@ -143,6 +143,13 @@ def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
     return out
 
 
+def boxing_detection(card: dict, dets: list[dict]) -> dict | None:
+    """The detection that boxes a labelled card in the readings: the one overlapping it most, where that overlap
+    is at least 0.5 (whatever it names); None where none does."""
+    overlap, best = max(((iou(d["box"], card["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
+    return best if overlap >= 0.5 else None
+
+
 def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
     """Where the mAP goes: of the labelled cards, the share boxed by a detection (IoU >= 0.5, whatever its
     name) and the share boxed and named right by the detection overlapping it most, for all cards, those
@@ -155,8 +162,8 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
                                     "covered_index_seen": [0, 0, 0], "covered_index_hidden": [0, 0, 0]}
     for gts, _, dets in images:
         for g in gts:
-            overlap, best = max(((iou(d["box"], g["box"]), d) for d in dets), key=lambda x: x[0], default=(0.0, None))
-            boxed = best is not None and overlap >= 0.5
+            best = boxing_detection(g, dets)
+            boxed = best is not None
             right = boxed and best["card"] == g["card"]
             keys = ["all"]
             if "visible" in g:
