@@ -1,15 +1,18 @@
 """Where do the photo readings go wrong on synthetic scenes: unboxed, wrong rank, wrong suit only, or named a back?
-And is a covered card given the name of a card its box overlaps?
+Where was an unboxed card's box lost?  And is a covered card given the name of a card its box overlaps?
 
 Why: session 100 found the French photo settings at their optimum (rules 132-133) while only 0.56 of the partly
 covered faces are named right against 0.85 in full view, 0.58 even where the card's index corner is in view.  This
 splits every labelled face by how much of it shows (in full view, covered with its index in view, covered with the
-index hidden) and by what happened to it: the detection overlapping it most (IoU >= 0.5, as ``evaluate``'s
-``readings``, :func:`companion.vision.evaluate.boxing_detection`) names it right, names another rank, names only the
-suit wrong, names a back, or there is none.  For the covered cards boxed with another rank it counts how many were
-given the rank, or the very name, of a face (labelled or not) whose box overlaps theirs, as a corner window or a
-whole-card view that sees the neighbour would.  The chance line is what a rank drawn at random from the other twelve
-(a name from the other 51 faces) would give with the same neighbours.
+index hidden) and by what happened to it: the detection boxing it (as ``evaluate``'s ``readings``,
+:func:`companion.vision.evaluate.boxing_detection`: one of its own, not the box of a card over it) names it right,
+names another rank, names only the suit wrong, names a back, or there is none.  For each unboxed face it says where
+its last box of its own went: the detector never gave one (at any scale, down to the faint boxes' floor), the views'
+boxes were weighed against each other (:meth:`CardDetector.find_boxes`), or a step of the naming dropped it
+(:meth:`CardDetector.read_stages`: a weak name, a merge, a misfit size...).  For the covered cards boxed with another
+rank it counts how many were given the rank, or the very name, of a face (labelled or not) whose box overlaps theirs,
+as a corner window or a whole-card view that sees the neighbour would.  The chance line is what a rank drawn at
+random from the other twelve (a name from the other 51 faces) would give with the same neighbours.
 
     python bench/misnamed_cards.py VAL_DIR [--family french] [--limit N] [--models DIR]
 """
@@ -24,7 +27,7 @@ from rich.table import Table
 
 from companion.paths import models_dir
 from companion.vision.detector import CardDetector
-from companion.vision.evaluate import (INDEX_WHOLE, boxing_detection, iou, parse_val_arguments, read_image,
+from companion.vision.evaluate import (INDEX_WHOLE, boxing_detection, iou, owns, parse_val_arguments, read_image,
                                        val_parser)
 from companion.vision.settings import photo_settings
 
@@ -46,10 +49,10 @@ def rank_of(card: str) -> str:
     return "" if card == "back" else card[:-1]
 
 
-def outcome(truth: dict, dets: list[dict]) -> tuple[str, dict | None]:
-    """What happened to one labelled face: one of ``OUTCOMES``, with the detection overlapping it most where that
-    overlap is at least 0.5 (else None)."""
-    best = boxing_detection(truth, dets)
+def outcome(truth: dict, dets: list[dict], others: list[dict] = ()) -> tuple[str, dict | None]:
+    """What happened to one labelled face: one of ``OUTCOMES``, with the detection boxing it (None where none does;
+    ``others``: the scene's other cards, :func:`companion.vision.evaluate.boxing_detection`)."""
+    best = boxing_detection(truth, dets, others)
     if best is None:
         return "unboxed", None
     if best["card"] == truth["card"]:
@@ -64,17 +67,39 @@ def neighbours(truth: dict, cards: list[dict]) -> list[dict]:
     return [c for c in cards if c is not truth and c["card"] != "back" and iou(c["box"], truth["box"]) > 0.0]
 
 
-def tally(records: list[tuple[dict, list[dict]]]) -> tuple[dict[str, Counter], Counter]:
-    """Per view, the count of each outcome; and for the covered faces boxed with another rank, how many took a
-    neighbour's rank or name, beside what chance would give (sums of probabilities)."""
+# Where an unboxed face's box was lost (:func:`lost_at`), besides the names of CardDetector.read_stages' steps
+NEVER_BOXED = "never boxed"
+VIEWS_WEIGHED = "views weighed"
+
+
+def lost_at(truth: dict, others: list[dict], trace: dict) -> str:
+    """The step after which no box of ``truth``'s own (:func:`owns`) is left: ``NEVER_BOXED`` where the detector gave
+    none at any scale (``trace["raw"]``), ``VIEWS_WEIGHED`` where :meth:`CardDetector.find_boxes` kept none
+    (``trace["found"]``), else the name of the :meth:`CardDetector.read_stages` step that dropped the last one."""
+    if not any(owns(b, truth, others) for b in trace["raw"]):
+        return NEVER_BOXED
+    if not any(owns(b, truth, others) for b in trace["found"]):
+        return VIEWS_WEIGHED
+    return next((name for name, boxes in trace["stages"] if not any(owns(b, truth, others) for b in boxes)), "kept")
+
+
+def tally(records: list[tuple[dict, list[dict], dict | None]]
+          ) -> tuple[dict[str, Counter], Counter, dict[str, Counter]]:
+    """Per view, the count of each outcome; for the covered faces boxed with another rank, how many took a
+    neighbour's rank or name, beside what chance would give (sums of probabilities); and per view, where the unboxed
+    faces' boxes were lost (:func:`lost_at`; only for records with a trace, :func:`trace_of`)."""
     per_view: dict[str, Counter] = {v: Counter() for v in VIEWS}
     borrowed: Counter = Counter()
-    for rec, dets in records:
+    lost: dict[str, Counter] = {v: Counter() for v in VIEWS}
+    for rec, dets, trace in records:
         faces = [c for c in rec["cards"] if c["card"] != "back"]
         for truth in (c for c in faces if c["labelled"]):
             view = view_of(truth)
-            what, best = outcome(truth, dets)
+            others = [c for c in rec["cards"] if c is not truth]
+            what, best = outcome(truth, dets, others)
             per_view[view][what] += 1
+            if what == "unboxed" and trace is not None:
+                lost[view][lost_at(truth, others, trace)] += 1
             if what != "rank wrong" or view == VIEWS[0]:
                 continue
             near = neighbours(truth, faces)
@@ -84,7 +109,16 @@ def tally(records: list[tuple[dict, list[dict]]]) -> tuple[dict[str, Counter], C
             borrowed["took a neighbour's name"] += any(c["card"] == best["card"] for c in near)
             borrowed["chance: a neighbour's rank"] += len(other_ranks) / 12
             borrowed["chance: a neighbour's name"] += len({c["card"] for c in near} - {truth["card"]}) / 51
-    return per_view, borrowed
+    return per_view, borrowed, lost
+
+
+def trace_of(detector: CardDetector, image) -> tuple[list[dict], dict]:
+    """The image's detections (as ``detect`` gives them) and the boxes each step held (:func:`lost_at`'s trace)."""
+    boxes, scores, classes = detector.find_boxes(image)
+    stages = detector.read_stages(image, boxes, scores, classes)
+    raw = [b.tolist() for view_boxes, _, _ in detector.scale_boxes(image) for b in view_boxes]
+    trace = {"raw": raw, "found": boxes.tolist(), "stages": [(n, [list(d.box) for d in ds]) for n, ds in stages]}
+    return [d.to_dict() for d in stages[-1][1]], trace
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     detector = CardDetector(args.family, models_dir=args.models or models_dir(),
                             **photo_settings(family=args.family))
-    records = [(rec, [d.to_dict() for d in detector.detect(read_image(args.data / rec["image"]))]) for rec in scenes]
-    per_view, borrowed = tally(records)
+    records = [(rec, *trace_of(detector, read_image(args.data / rec["image"]))) for rec in scenes]
+    per_view, borrowed, lost = tally(records)
+    console = Console(width=120)
     table = Table(title=f"labelled faces by view and outcome ({args.data.name}, {len(scenes)} scenes, photo settings)")
     table.add_column("view")
     table.add_column("cards", justify="right")
@@ -103,14 +138,22 @@ def main(argv: list[str] | None = None) -> int:
     for view, counts in per_view.items():
         n = sum(counts.values())
         table.add_row(view, str(n), *(f"{counts[o] / n:.3f}" if n else "-" for o in OUTCOMES))
-    Console().print(table)
+    console.print(table)
+    steps = [NEVER_BOXED, VIEWS_WEIGHED, *(name for name, _ in records[0][2]["stages"])] if records else []
+    where = Table(title="unboxed faces: after which step no box of their own was left (counts)")
+    where.add_column("view")
+    for name in steps:
+        where.add_column(name, justify="right")
+    for view, counts in lost.items():
+        where.add_row(view, *(str(counts[n]) for n in steps))
+    console.print(where)
     side = Table(title="covered faces boxed with another rank: whose rank did they take?")
     side.add_column("count")
     side.add_column("value", justify="right")
     for key in ("covered, rank wrong", "took a neighbour's rank", "chance: a neighbour's rank",
                 "took a neighbour's name", "chance: a neighbour's name"):
         side.add_row(key, f"{borrowed[key]:.1f}" if key.startswith("chance") else str(borrowed[key]))
-    Console().print(side)
+    console.print(side)
     return 0
 
 

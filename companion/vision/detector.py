@@ -765,8 +765,7 @@ class CardDetector:
         ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
         # every view's boxes down to faint_conf in one pass each: those under the threshold are faint
         parts, faint_boxes, faint_scores = [], [], []
-        for f in self.scales:
-            b, sc, c = self._boxes_at(image_bgr, f, self.faint_conf)
+        for b, sc, c in self.scale_boxes(image_bgr):
             low = sc < self.conf
             parts.append((b[~low], sc[~low], c[~low]))
             faint_boxes.append(b[low])
@@ -824,6 +823,12 @@ class CardDetector:
                 continue
             keep_idx.append(i)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
+
+    def scale_boxes(self, image_bgr: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(boxes, scores, classes) of the image at each of ``scales``, down to ``faint_conf`` (None: the threshold):
+        all the detector saw there before :meth:`find_boxes` weighs one view's boxes against another's.  Public so
+        that a bench can tell a card the detector never boxed from one a later step dropped."""
+        return [self._boxes_at(image_bgr, f, self.faint_conf) for f in self.scales]
 
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1186,23 +1191,43 @@ class CardDetector:
 
     def read_boxes(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    classes: np.ndarray) -> list[Detection]:
-        """What :meth:`detect` does after :meth:`find_boxes`: the boxes named, rows cut (``rows``), faces
-        named weakly left out (``face_min_prob``; kept where an outline backs them: ``outlined_min_prob``), one card
-        boxed twice made one (``merge_iou``, then ``faint_twin_iou``), weakly named faces far off the photo's card size
-        left out (``size_check``), no name held twice (``one_deck``), the sure boxes drawn in (``box_shrink``:
-        :meth:`calibrated`).  A stage of its own so that latency is timed end to end."""
-        found = self.name_boxes(image_bgr, boxes, scores, classes)
-        if self.rows and self.corners is not None:
-            found = self.split_rows(image_bgr, found)  # a row's box is named weakly as one card: cut it first
-        found = self.outlined(image_bgr, found)
-        found = merge_same_cards(found, self.merge_iou) if self.merge_iou is not None else found
+        """What :meth:`detect` does after :meth:`find_boxes`: the last of :meth:`read_stages`.  A stage of its own
+        so that latency is timed end to end."""
+        return self.read_stages(image_bgr, boxes, scores, classes)[-1][1]
+
+    def read_stages(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                    classes: np.ndarray) -> list[tuple[str, list[Detection]]]:
+        """The detections after each step of :meth:`read_boxes`, named, in order: the boxes named ("named"), rows
+        cut ("rows": ``rows``), faces named weakly left out ("floors": ``face_min_prob``; kept where an outline backs
+        them: ``outlined_min_prob``), one card boxed twice made one ("merged": ``merge_iou``; "faint twins":
+        ``faint_twin_iou``), weakly named faces far off the photo's card size left out ("sizes": ``size_check``), no
+        name held twice ("one deck": ``one_deck``), the outline scores added ("outlines") and the sure boxes drawn
+        in ("drawn in": ``box_shrink``, :meth:`calibrated`); a step that is off is not listed.
+
+        Why each list: a card the detector boxed that is missing in the end was dropped by one step, and a bench
+        (``bench/misnamed_cards.py``) says which without writing the steps again."""
+        stages = [("named", self.name_boxes(image_bgr, boxes, scores, classes))]
+
+        def step(name: str, out: list[Detection]) -> None:
+            stages.append((name, out))
+
+        if self.rows and self.corners is not None:  # a row's box is named weakly as one card: cut it first
+            step("rows", self.split_rows(image_bgr, stages[-1][1]))
+        step("floors", self.outlined(image_bgr, stages[-1][1]))
+        if self.merge_iou is not None:
+            step("merged", merge_same_cards(stages[-1][1], self.merge_iou))
         if self.faint_twin_iou is not None and self.faint_conf is not None:
-            found = drop_faint_twins(found, self.conf, self.faint_twin_iou)
+            step("faint twins", drop_faint_twins(stages[-1][1], self.conf, self.faint_twin_iou))
         if self.size_check is not None:
-            found = drop_misfit_sizes(found, self.size_check, self.size_ref_min, self.size_small, self.size_large)
-        found = one_of_each(found) if self.one_deck else found
-        found = self._with_outlines(image_bgr, found) if self.outline_model is not None and found else found
-        return self.calibrated(found) if self.box_shrink is not None else found
+            step("sizes", drop_misfit_sizes(stages[-1][1], self.size_check, self.size_ref_min, self.size_small,
+                                            self.size_large))
+        if self.one_deck:
+            step("one deck", one_of_each(stages[-1][1]))
+        if self.outline_model is not None and stages[-1][1]:
+            step("outlines", self._with_outlines(image_bgr, stages[-1][1]))
+        if self.box_shrink is not None:
+            step("drawn in", self.calibrated(stages[-1][1]))
+        return stages
 
     def calibrated(self, found: list[Detection]) -> list[Detection]:
         """``found`` with the detector's sure boxes (not :meth:`faint` ones, not outlines') drawn in about their

@@ -738,6 +738,20 @@ def test_the_size_check_is_asked_for_by_photo_settings_and_runs_after_the_twins(
         CardDetector("french", size_small=2.0)
 
 
+def test_read_stages_lists_each_step_in_order_and_read_boxes_is_the_last(monkeypatch):
+    """read_stages names the detections after each step that is on (a bench tells which step dropped a card); the
+    pip's weak box is still there after the floors and gone after the size check; read_boxes gives the last list."""
+    det = CardDetector("french", size_check=0.5, merge_iou=0.3)
+    card = Detection("QH", 0.81, (10.0, 10.0, 70.0, 100.0), 0.9, 0.9)
+    pip = Detection("AH", 0.08, (20.0, 20.0, 30.0, 30.0), 0.2, 0.4)
+    monkeypatch.setattr(det, "name_boxes", lambda *a, **k: [card, pip])
+    image = np.zeros((120, 120, 3), np.uint8)
+    stages = det.read_stages(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0))
+    assert [name for name, _ in stages] == ["named", "floors", "merged", "sizes"]
+    assert dict(stages)["merged"] == [card, pip] and dict(stages)["sizes"] == [card]
+    assert det.read_boxes(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0)) == stages[-1][1]
+
+
 def test_the_faintest_boxes_need_a_sure_name_outlined_or_not(monkeypatch):
     """``faintest_below``: a faint face the detector scored under it is kept only where named FAINTEST_MIN_PROB or
     more, even where an outline backs it; a faint face scored over it, a sure one, a back, or a face found by the

@@ -40,6 +40,21 @@ def test_matching_lets_the_most_confident_claim_a_card_and_skips_loose_or_misnam
     assert matched[3][:2] == (0.4, None) and matched[3][2] == 0.0    # AH already claimed: nothing left to match
 
 
+def test_the_box_of_a_card_over_another_does_not_box_the_card_under_it():
+    """Session 101: a covered card with no box of its own, under a card whose box overlaps it by 0.6, is unboxed in
+    the readings (the box is the top card's: it overlaps that one more), not misnamed; a box naming a card right
+    boxes it even where it overlaps another card more, as the mAP matches it."""
+    top, under = _gt("KH", [0.0, 0.0, 60.0, 90.0]), _gt("5C", [10.0, 0.0, 70.0, 90.0], visible=0.3)
+    shares = reading_shares([([top, under], [], [_det("KH", [2.0, 0.0, 62.0, 90.0], 0.9)])])
+    assert shares["in_full_view"] == {"cards": 1, "boxed": 1.0, "named_right": 1.0}
+    assert shares["partly_covered"] == {"cards": 1, "boxed": 0.0, "named_right": 0.0}
+    # the unlabelled cards count as the scene's other cards too
+    shares = reading_shares([([under], [top], [_det("KH", [2.0, 0.0, 62.0, 90.0], 0.9)])])
+    assert shares["partly_covered"]["boxed"] == 0.0
+    named = reading_shares([([top, under], [], [_det("5C", [4.0, 0.0, 64.0, 90.0], 0.9)])])
+    assert named["partly_covered"] == {"cards": 1, "boxed": 1.0, "named_right": 1.0}
+
+
 def test_a_folder_without_validation_scenes_gets_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="companion dataset build"):
         val_scenes(tmp_path, "spanish")
@@ -208,9 +223,9 @@ def test_backs_get_their_own_ap_and_readings_apart_from_the_faces():
 
 def test_misnamed_cards_splits_the_faces_and_counts_a_borrowed_neighbours_name(bench_script, tmp_path, capsys):
     """bench/misnamed_cards.py: each labelled face counted once in its view with what happened to it (the detection
-    overlapping it most, as `evaluate`'s readings), backs left out; a covered face named as the card over it counts
-    as taking its neighbour's rank and name, one named a rank no neighbour holds as neither; a missing folder is a
-    clear error."""
+    boxing it, as `evaluate`'s readings), backs left out; a covered face boxed on its own and named as the card over
+    it counts as taking its neighbour's rank and name, one named a rank no neighbour holds as neither; a missing
+    folder is a clear error."""
     mod = bench_script("misnamed_cards")
     over = {"card": "KH", "box": [0, 0, 60, 90], "labelled": True}
     under = {"card": "5C", "box": [30, 0, 90, 90], "visible": 0.5, "index_visible": 1.0, "labelled": True}
@@ -222,13 +237,34 @@ def test_misnamed_cards_splits_the_faces_and_counts_a_borrowed_neighbours_name(b
             {"card": "QD", "box": [200, 0, 260, 90]}, {"card": "9S", "box": [400, 0, 460, 90]},
             {"card": "back", "box": [300, 0, 360, 90]}]
     rec = {"cards": [over, under, alone, hidden, suit, back]}
-    per_view, borrowed = mod.tally([(rec, dets)])
+    per_view, borrowed, lost = mod.tally([(rec, dets, None)])
     assert per_view["in full view"] == {"right": 1, "suit only wrong": 1}
     assert per_view["covered, index in view"] == {"rank wrong": 2}
     assert per_view["covered, index hidden"] == {"named back": 1}
     assert borrowed["covered, rank wrong"] == 2
     assert (borrowed["took a neighbour's rank"], borrowed["took a neighbour's name"]) == (1, 1)
     assert borrowed["chance: a neighbour's rank"] == pytest.approx(1 / 12)
+    assert all(not c for c in lost.values())  # no unboxed face
     assert mod.outcome(over, []) == ("unboxed", None)
     assert mod.main([str(tmp_path)]) == 2
     assert "not found" in capsys.readouterr().err
+
+
+def test_misnamed_cards_says_which_step_lost_a_covered_card_the_box_over_it_does_not_box(bench_script):
+    """A card half under another whose only box left is the top card's (IoU 0.6 with it, 0.9 with the top card) is
+    unboxed, not misread as the top card; the step that lost its own box is named: the detector never gave one, the
+    views' weighing dropped it, or a named step of the reading."""
+    mod = bench_script("misnamed_cards")
+    top = {"card": "KH", "box": [0, 0, 60, 90], "labelled": True}
+    under = {"card": "5C", "box": [10, 0, 70, 90], "visible": 0.3, "index_visible": 1.0, "labelled": True}
+    dets = [{"card": "KH", "box": [2, 0, 62, 90]}]
+    assert mod.outcome(under, dets, [top]) == ("unboxed", None)
+    assert mod.outcome(under, dets) == ("rank wrong", dets[0])  # without the scene's other cards: the old count
+    own = [11.0, 0.0, 70.0, 90.0]
+    trace = {"raw": [[2.0, 0.0, 62.0, 90.0], own], "found": [[2.0, 0.0, 62.0, 90.0], own],
+             "stages": [("named", [[2.0, 0.0, 62.0, 90.0], own]), ("floors", [[2.0, 0.0, 62.0, 90.0]])]}
+    per_view, _, lost = mod.tally([({"cards": [top, under]}, dets, trace)])
+    assert per_view["covered, index in view"] == {"unboxed": 1} and per_view["in full view"] == {"right": 1}
+    assert lost["covered, index in view"] == {"floors": 1}
+    assert mod.lost_at(under, [top], {**trace, "found": trace["found"][:1]}) == mod.VIEWS_WEIGHED
+    assert mod.lost_at(under, [top], {**trace, "raw": trace["raw"][:1]}) == mod.NEVER_BOXED
