@@ -501,7 +501,8 @@ class CardDetector:
     card boxed again, and dropped (:func:`companion.vision.merging.drop_faint_twins`, after ``merge_iou``; None: not).
     ``size_check``: a face named under this whose box is far smaller or larger than the faces surer than it is
     clutter, and dropped (:func:`companion.vision.merging.drop_misfit_sizes` with ``size_ref_min``, ``size_small``
-    and ``size_large``, after ``faint_twin_iou``; None: not).
+    and ``size_large``, after ``faint_twin_iou``; None: not); with ``size_spares_covered``, not a face another box
+    covers ``overlap_min`` of (a covered card's box holds the part in view: small).
     ``faintest_below``: a faint box the detector scored under this is kept only where the classifier names it a face
     at ``faintest_min_prob`` or more, an outline or not (:meth:`faintest`; None: no such floor).  Why: on the real
     photos the faint boxes scored 0.02-0.04 lay mostly on clutter, while a covered card's faint box is scored
@@ -550,7 +551,8 @@ class CardDetector:
                  family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
                  outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
-                 size_large: float = SIZE_LARGE, faintest_below: float | None = None,
+                 size_large: float = SIZE_LARGE, size_spares_covered: bool = False,
+                 faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None) -> None:
@@ -730,6 +732,7 @@ class CardDetector:
             raise ValueError(f"need 0 < size_small < 1 < size_large, got {size_small!r}, {size_large!r}")
         self.size_check = size_check
         self.size_ref_min, self.size_small, self.size_large = size_ref_min, size_small, size_large
+        self.size_spares_covered = size_spares_covered
         if faintest_below is not None and not 0.0 < faintest_below < 1.0:
             raise ValueError(f"faintest_below must be in (0, 1) or None, got {faintest_below!r}")
         if not 0.0 <= faintest_min_prob <= 1.0:
@@ -1220,7 +1223,7 @@ class CardDetector:
             step("faint twins", drop_faint_twins(stages[-1][1], self.conf, self.faint_twin_iou))
         if self.size_check is not None:
             step("sizes", drop_misfit_sizes(stages[-1][1], self.size_check, self.size_ref_min, self.size_small,
-                                            self.size_large))
+                                            self.size_large, self.overlap_min if self.size_spares_covered else None))
         if self.one_deck:
             step("one deck", one_of_each(stages[-1][1]))
         if self.outline_model is not None and stages[-1][1]:

@@ -692,6 +692,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size-large", type=float, default=None,
                    help="with --size-check: over this many times it is too large (default: the family's "
                         f"PHOTO_FAMILY value, else {SIZE_LARGE})")
+    p.add_argument("--size-spares-covered", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --size-check: never drop a face another box covers part of (OVERLAP_MIN): a covered "
+                        "card's box holds the part in view (default: the family's PHOTO_FAMILY value, else not)")
     p.add_argument("--faintest-below", type=float, default=None, metavar="S",
                    help="keep a faint box the detector scored under S only where named FAINTEST_MIN_PROB or more, "
                         "outlined or not (default: the family's PHOTO_FAMILY value, else not; 0: not)")
@@ -789,7 +792,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_corner_windows=args.faint_corner_windows,
                                                  faint_tta=args.faint_tta, box_shrink=args.box_shrink,
                                                  covered_box_shrink=args.covered_box_shrink,
-                                                 size_large=args.size_large),
+                                                 size_large=args.size_large,
+                                                 size_spares_covered=args.size_spares_covered),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -810,7 +814,8 @@ def main(argv: list[str] | None = None) -> int:
                     "outlined_score": detector.outlined_score if detector.outline_gate is not None else None,
                     "faint_twin_iou": detector.faint_twin_iou, "size_check": detector.size_check,
                     "size_ref_min": detector.size_ref_min, "size_small": detector.size_small,
-                    "size_large": detector.size_large, "faintest_below": detector.faintest_below,
+                    "size_large": detector.size_large, "size_spares_covered": detector.size_spares_covered,
+                    "faintest_below": detector.faintest_below,
                     "faintest_min_prob": detector.faintest_min_prob if detector.faintest_below is not None else None,
                     "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None
                                             else None),

@@ -738,6 +738,26 @@ def test_the_size_check_is_asked_for_by_photo_settings_and_runs_after_the_twins(
         CardDetector("french", size_small=2.0)
 
 
+def test_the_size_check_can_spare_a_face_another_box_covers(monkeypatch):
+    """With ``size_spares_covered`` a weakly named small box half under a surer card is kept (a covered card's box
+    holds the part in view), while a small weak box nothing covers is still dropped; photo_settings passes the
+    family's value (off unless PHOTO_FAMILY says) and one given wins."""
+    import companion.vision.settings as vs
+
+    card = Detection("QH", 0.81, (10.0, 10.0, 70.0, 100.0), 0.9, 0.9)
+    under = Detection("5C", 0.1, (60.0, 20.0, 80.0, 40.0), 0.25, 0.4)   # half inside the QH's box
+    stray = Detection("AH", 0.08, (100.0, 100.0, 110.0, 110.0), 0.2, 0.4)
+    image = np.zeros((120, 120, 3), np.uint8)
+    det = CardDetector("french", size_check=0.5, size_spares_covered=True)
+    monkeypatch.setattr(det, "name_boxes", lambda *a, **k: [card, under, stray])
+    assert det.read_boxes(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0)) == [card, under]
+    det.size_spares_covered = False
+    assert det.read_boxes(image, np.zeros((0, 4)), np.zeros(0), np.zeros(0)) == [card]
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"size_check": 0.5, "size_spares_covered": True}})
+    assert vs.photo_settings(family="french")["size_spares_covered"] is True
+    assert vs.photo_settings(family="french", size_spares_covered=False)["size_spares_covered"] is False
+    assert vs.photo_settings(family="spanish")["size_spares_covered"] is False
+
 def test_read_stages_lists_each_step_in_order_and_read_boxes_is_the_last(monkeypatch):
     """read_stages names the detections after each step that is on (a bench tells which step dropped a card); the
     pip's weak box is still there after the floors and gone after the size check; read_boxes gives the last list."""
