@@ -136,8 +136,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--outline-model", action=argparse.BooleanOptionalAction, default=None,
                    help="turn each card upright by the outline model's outline (card-outlines.onnx, or the family's "
                         "card-outlines-<family>-photo.onnx, where shipped) "
-                        "before the outline finders' (default: on for Spanish photos, off for French: "
-                        "PHOTO_FAMILY, else PHOTO_OUTLINE_MODEL)")
+                        "before the outline finders' (default: every box of Spanish photos, the covered boxes of "
+                        "French ones: PHOTO_FAMILY, else PHOTO_OUTLINE_MODEL)")
     p.add_argument("--zoom", type=float, default=None, metavar="F",
                    help="with the shrunk view, also read the image through the detector's input F times larger, "
                         "for small cards (default: PHOTO_ZOOM, 1.7; 0: not, faster)")

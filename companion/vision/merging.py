@@ -113,16 +113,16 @@ def drop_misfit_sizes(detections: list[Detection], below: float, ref_min: float 
     face with no such surer face is kept: nothing in the photo says how big a card is there; so is one another
     detection's box covers ``spare_covered`` of or more (None: none spared).
 
-    Why the spared: a card half under another is boxed for the part of it in view, small beside the cards in full
-    view, and named weakly; of the covered faces (index in view) of fr6613's first 300 scenes this check dropped 19
-    that had no other box of their own, 8 of them named right (session 101, rule 134: mAP50 +0.0073 / +0.0076 on the
-    tune seeds fr6613 / fr6640 with them spared, the real tune half's cards and false detections unchanged).
-
     Why: a photo's cards are all about one size, and a box far off that size named weakly is clutter.  On the real
     photos' tune half with faces kept from 0.1 (session 85), 39 false detections: 11 boxes of a pip, a letter or a
     corner (0.01-0.08 of a card's area; the detector scored them up to 0.72, so its score does not tell them), and
     loose boxes around a card and its neighbours (3-6 times a card).  The surer faces, not the detector's sure
-    boxes, make the reference: a photo of a few cards often has no box the detector is sure of."""
+    boxes, make the reference: a photo of a few cards often has no box the detector is sure of.
+
+    Why the spared: a card half under another is boxed for the part of it in view, small beside the cards in full
+    view, and named weakly; this check was the last step to drop 19 of the 600 covered faces (index in view) of
+    fr6613's first 300 scenes (``bench/misnamed_cards.py``).  French photos spare them (``size_spares_covered``;
+    rule 134, session 101: mAP50 up on four fresh seeds, the real photos' false detections 0.128 -> 0.132)."""
     if not 0.0 < small < 1.0 < large:
         raise ValueError(f"need 0 < small < 1 < large, got small={small!r}, large={large!r}")
 

@@ -758,6 +758,18 @@ def test_the_size_check_can_spare_a_face_another_box_covers(monkeypatch):
     assert vs.photo_settings(family="french", size_spares_covered=False)["size_spares_covered"] is False
     assert vs.photo_settings(family="spanish")["size_spares_covered"] is False
 
+def test_french_photo_settings_read_covered_boxes_by_the_outline_model_and_spare_them_the_size_check():
+    """Rules 134-135 (session 101): the French photo settings spare covered faces the size check and turn the boxes
+    another box covers upright by the outline model (``outline_model_for`` "overlapped", from PHOTO_FAMILY), Spanish
+    ones every box; a value passed wins."""
+    from companion.vision.settings import photo_settings
+
+    french, spanish = photo_settings(family="french"), photo_settings(family="spanish")
+    assert french["outline_model"] and french["outline_model_for"] == "overlapped"
+    assert french["size_spares_covered"] is True
+    assert spanish["outline_model"] and spanish["outline_model_for"] == "all"
+    assert photo_settings(family="french", outline_model_for="all")["outline_model_for"] == "all"
+
 def test_read_stages_lists_each_step_in_order_and_read_boxes_is_the_last(monkeypatch):
     """read_stages names the detections after each step that is on (a bench tells which step dropped a card); the
     pip's weak box is still there after the floors and gone after the size check; read_boxes gives the last list."""

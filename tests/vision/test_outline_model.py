@@ -240,10 +240,12 @@ def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():
 
 
 @pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
-def test_the_table_and_spanish_photos_read_the_outline_model_and_french_photos_do_not(models_copy, monkeypatch):
+def test_the_table_and_spanish_photos_read_the_outline_model_and_french_photos_for_covered_boxes(models_copy,
+                                                                                                monkeypatch):
     """Session 56: the table turns cards upright by the model's outlines (``TABLE_OUTLINE_MODEL``), photos by the
-    finders (``PHOTO_OUTLINE_MODEL``), but for Spanish photos since session 80 (rule 81, ``PHOTO_FAMILY``); a models
-    folder without the file reads at the table as before."""
+    finders (``PHOTO_OUTLINE_MODEL``), but for Spanish photos since session 80 (rule 81, ``PHOTO_FAMILY``: every box)
+    and the boxes another box covers in French photos since session 101 (rule 135); a models folder without the file
+    reads at the table as before."""
     from companion.table.evaluate import detector_identity
     from companion.table.session import table_detector
     from companion.vision.detector import CardDetector
@@ -254,7 +256,9 @@ def test_the_table_and_spanish_photos_read_the_outline_model_and_french_photos_d
     assert isinstance(table.outline_model, OutlineModel) and table.outline_exclusive
     assert detector_identity(None, 0.05)["outline_model"] is True
     assert CardDetector("french", **photo_settings()).outline_model is None
-    assert CardDetector("french", **photo_settings(family="french")).outline_model is None
+    french = CardDetector("french", **photo_settings(family="french"))
+    assert isinstance(french.outline_model, OutlineModel) and french.outline_model_for == "overlapped"
+    assert CardDetector("french", **photo_settings(family="french", outline_model=False)).outline_model is None
     spanish = CardDetector("spanish", **photo_settings(family="spanish"))
     assert isinstance(spanish.outline_model, OutlineModel) and spanish.outline_model_for == "all"
     assert CardDetector("spanish", **photo_settings(family="spanish", outline_model=False)).outline_model is None
