@@ -74,7 +74,7 @@ VIEWS_WEIGHED = "views weighed"
 
 def lost_at(truth: dict, others: list[dict], trace: dict) -> str:
     """The step after which no box of ``truth``'s own (:func:`owns`) is left: ``NEVER_BOXED`` where the detector gave
-    none at any scale (``trace["raw"]``), ``VIEWS_WEIGHED`` where :meth:`CardDetector.find_boxes` kept none
+    none in any view (``trace["raw"]``), ``VIEWS_WEIGHED`` where :meth:`CardDetector.find_boxes` kept none
     (``trace["found"]``), else the name of the :meth:`CardDetector.read_stages` step that dropped the last one."""
     if not any(owns(b, truth, others) for b in trace["raw"]):
         return NEVER_BOXED
@@ -113,10 +113,12 @@ def tally(records: list[tuple[dict, list[dict], dict | None]]
 
 
 def trace_of(detector: CardDetector, image) -> tuple[list[dict], dict]:
-    """The image's detections (as ``detect`` gives them) and the boxes each step held (:func:`lost_at`'s trace)."""
+    """The image's detections (as ``detect`` gives them) and the boxes each step held (:func:`lost_at`'s trace).  The
+    raw boxes are every scale's and what :meth:`CardDetector.find_boxes` kept (the zoomed view's and the outlines'
+    boxes are only there); the scales are read a second time for them, a bench's cost."""
     boxes, scores, classes = detector.find_boxes(image)
     stages = detector.read_stages(image, boxes, scores, classes)
-    raw = [b.tolist() for view_boxes, _, _ in detector.scale_boxes(image) for b in view_boxes]
+    raw = [b.tolist() for view_boxes, _, _ in detector.scale_boxes(image) for b in view_boxes] + boxes.tolist()
     trace = {"raw": raw, "found": boxes.tolist(), "stages": [(n, [list(d.box) for d in ds]) for n, ds in stages]}
     return [d.to_dict() for d in stages[-1][1]], trace
 
