@@ -1222,8 +1222,9 @@ class CardDetector:
         if self.faint_twin_iou is not None and self.faint_conf is not None:
             step("faint twins", drop_faint_twins(stages[-1][1], self.conf, self.faint_twin_iou))
         if self.size_check is not None:
-            step("sizes", drop_misfit_sizes(stages[-1][1], self.size_check, self.size_ref_min, self.size_small,
-                                            self.size_large, self.overlap_min if self.size_spares_covered else None))
+            found = stages[-1][1]
+            step("sizes", drop_misfit_sizes(found, self.size_check, self.size_ref_min, self.size_small,
+                                            self.size_large, self.covered(found) if self.size_spares_covered else None))
         if self.one_deck:
             step("one deck", one_of_each(stages[-1][1]))
         if self.outline_model is not None and stages[-1][1]:
@@ -1231,6 +1232,12 @@ class CardDetector:
         if self.box_shrink is not None:
             step("drawn in", self.calibrated(stages[-1][1]))
         return stages
+
+    def covered(self, found: list[Detection]) -> np.ndarray:
+        """Which of ``found`` another of them covers ``overlap_min`` of (:func:`overlapped_boxes`): the cards whose
+        box may hold only the part in view (the size check's spared faces, :meth:`calibrated`'s covered boxes)."""
+        boxes = np.array([d.box for d in found], dtype=np.float64).reshape(-1, 4)
+        return overlapped_boxes(boxes, np.arange(len(found)), self.overlap_min)
 
     def calibrated(self, found: list[Detection]) -> list[Detection]:
         """``found`` with the detector's sure boxes (not :meth:`faint` ones, not outlines') drawn in about their
@@ -1247,8 +1254,7 @@ class CardDetector:
         if self.covered_box_shrink is None:  # one factor for all: which boxes are covered does not matter
             covered = np.zeros(len(found), dtype=bool)
         else:
-            boxes = np.array([d.box for d in found], dtype=np.float64)
-            covered = overlapped_boxes(boxes, np.arange(len(found)), self.overlap_min)
+            covered = self.covered(found)
         out = []
         for d, under in zip(found, covered):
             factor = self.covered_box_shrink if under and self.covered_box_shrink is not None else self.box_shrink

@@ -22,6 +22,7 @@ cards, over many frames (``TableTracker``'s ``twin_box``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -107,11 +108,11 @@ SIZE_LARGE = 2.0
 
 def drop_misfit_sizes(detections: list[Detection], below: float, ref_min: float = SIZE_REF_MIN,
                       small: float = SIZE_SMALL, large: float = SIZE_LARGE,
-                      spare_covered: float | None = None) -> list[Detection]:
+                      spare: Sequence[bool] | None = None) -> list[Detection]:
     """``detections`` without each face named under ``below`` (``rank_confidence``) whose box is under ``small`` or
     over ``large`` times the median area of the faces surer than it (``confidence``) named ``ref_min`` or more.  A
-    face with no such surer face is kept: nothing in the photo says how big a card is there; so is one another
-    detection's box covers ``spare_covered`` of or more (None: none spared).
+    face with no such surer face is kept: nothing in the photo says how big a card is there; so is one ``spare``
+    marks (one bool per detection; None: none).
 
     Why: a photo's cards are all about one size, and a box far off that size named weakly is clutter.  On the real
     photos' tune half with faces kept from 0.1 (session 85), 39 false detections: 11 boxes of a pip, a letter or a
@@ -121,17 +122,16 @@ def drop_misfit_sizes(detections: list[Detection], below: float, ref_min: float 
 
     Why the spared: a card half under another is boxed for the part of it in view, small beside the cards in full
     view, and named weakly; this check was the last step to drop 19 of the 600 covered faces (index in view) of
-    fr6613's first 300 scenes (``bench/misnamed_cards.py``).  French photos spare them (``size_spares_covered``;
+    fr6613's first 300 scenes (``bench/misnamed_cards.py``).  French photos spare them (``size_spares_covered``: the
+    detector marks the faces :func:`companion.vision.detector.overlapped_boxes` finds covered;
     rule 134, session 101: mAP50 up on four fresh seeds, the real photos' false detections 0.128 -> 0.132)."""
     if not 0.0 < small < 1.0 < large:
         raise ValueError(f"need 0 < small < 1 < large, got small={small!r}, large={large!r}")
 
     faces = [d for d in detections if d.card != "back"]
     out = []
-    for d in detections:
-        spared = spare_covered is not None and any(inside_share(d.box, o.box) >= spare_covered
-                                                   for o in detections if o is not d)
-        if d.card != "back" and d.rank_confidence < below and not spared:
+    for k, d in enumerate(detections):
+        if d.card != "back" and d.rank_confidence < below and not (spare is not None and spare[k]):
             ref = [box_area(s.box) for s in faces
                    if s is not d and s.confidence > d.confidence and s.rank_confidence >= ref_min]
             if ref and not small <= box_area(d.box) / float(np.median(ref)) <= large:
