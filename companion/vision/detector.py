@@ -65,6 +65,8 @@ from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_
 
 DETECTOR_FILE = "card-detector.onnx"
 FAMILIES = ("french", "spanish")
+# which cards turned upright the whole-card classifier also reads so (``CardDetector(whole_upright=...)``)
+WHOLE_UPRIGHT = ("none", "overlapped", "all")
 
 
 def detector_file(family: str, photo: bool = False) -> str:
@@ -445,6 +447,9 @@ class CardDetector:
     "unfound": only for the boxes the finders find no outline for; "sure": not for the detector's faint boxes
     (``faint_conf``).  ``outline_exclusive``: each of the
     model's outlines goes to one box only, the one it fits best (:func:`match_outlines`).
+    ``whole_upright``: also read the whole card from the card turned upright (averaged with the box crop's
+    reading) for the boxes another box overlaps ("overlapped") or every box turned upright ("all"); "none": the
+    box crop alone, as before session 102.
     ``outline_model_boxes``: also name the outline model's outlines scored this much or more that no box covers
     (:func:`uncovered_outlines`), kept as the finders' outlines are (``outline_min_prob``); None: not (photos).
     ``corner_shifts``: the windows the corners are read from, averaged (``CORNER_SHIFTS``;
@@ -551,7 +556,7 @@ class CardDetector:
                  family_views: str = "all", edge_crops: bool = False, outlined_min_prob: float | None = None,
                  outlined_score: float = OUTLINED_SCORE, faint_twin_iou: float | None = None,
                  size_check: float | None = None, size_ref_min: float = SIZE_REF_MIN, size_small: float = SIZE_SMALL,
-                 size_large: float = SIZE_LARGE, size_spares_covered: bool = False,
+                 size_large: float = SIZE_LARGE, size_spares_covered: bool = False, whole_upright: str = "none",
                  faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
@@ -733,6 +738,9 @@ class CardDetector:
         self.size_check = size_check
         self.size_ref_min, self.size_small, self.size_large = size_ref_min, size_small, size_large
         self.size_spares_covered = size_spares_covered
+        if whole_upright not in WHOLE_UPRIGHT:
+            raise ValueError(f"whole_upright must be one of {WHOLE_UPRIGHT}, got {whole_upright!r}")
+        self.whole_upright = whole_upright
         if faintest_below is not None and not 0.0 < faintest_below < 1.0:
             raise ValueError(f"faintest_below must be in (0, 1) or None, got {faintest_below!r}")
         if not 0.0 <= faintest_min_prob <= 1.0:
@@ -1027,6 +1035,7 @@ class CardDetector:
             base = crops_bgr if corner_crops is None else corner_crops
             corners = self.box_corner_readings(base, overlapped, faint)
             found = [j for j, u in enumerate(upright or []) if u is not None]
+            out = self._with_whole_upright(out, upright, found, overlapped, faint)
             turned_crops = np.stack([upright[j] for j in found]) if found else None
             if found:
                 turned = self.box_corner_readings(turned_crops, None if overlapped is None else overlapped[found],
@@ -1043,6 +1052,24 @@ class CardDetector:
                     out = self._with_side_suits(out, sources)
                 if self.side_rank_weight > 0.0:
                     out = self._with_side_ranks(out, sources, overlapped)
+        return out
+
+    def _with_whole_upright(self, whole: np.ndarray, upright: list[np.ndarray | None] | None, found: list[int],
+                            overlapped: np.ndarray | None, faint: np.ndarray | None) -> np.ndarray:
+        """``whole`` with the whole card's reading of the card turned upright averaged in, for the cards
+        ``found`` upright that ``whole_upright`` names ("overlapped": those another box overlaps; "all"; "none":
+        ``whole`` unchanged).  Why: since rule 135 a covered box is turned upright by the outline model, and its
+        corners are read so; the whole card was still read from the box crop alone, askew beside the card over it."""
+        if self.whole_upright == "none" or not found:
+            return whole
+        if self.whole_upright == "overlapped":
+            found = [j for j in found if overlapped is not None and bool(overlapped[j])]
+            if not found:
+                return whole
+        crops = np.stack([cv2.resize(upright[j], (self.crop, self.crop), interpolation=cv2.INTER_AREA)
+                          for j in found])
+        out = whole.copy()
+        out[found] = (whole[found] + self.whole_readings(crops, None if faint is None else faint[found])) / 2.0
         return out
 
     def band_readings(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -55,7 +55,7 @@ from companion.synth.index_corners import DESIGN_INDEX_CORNERS
 from companion.synth.scene import INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
-from companion.vision.detector import FAMILIES, CardDetector, read_image
+from companion.vision.detector import FAMILIES, WHOLE_UPRIGHT, CardDetector, read_image
 from companion.vision.merging import SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
@@ -695,6 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size-spares-covered", action=argparse.BooleanOptionalAction, default=None,
                    help="with --size-check: never drop a face another box covers part of (OVERLAP_MIN): a covered "
                         "card's box holds the part in view (default: the family's PHOTO_FAMILY value, else not)")
+    p.add_argument("--whole-upright", choices=WHOLE_UPRIGHT, default=None,
+                   help="also read the whole card from the card turned upright, for the boxes another box overlaps "
+                        "or for every box turned upright (default: the family's PHOTO_FAMILY value, else none)")
     p.add_argument("--faintest-below", type=float, default=None, metavar="S",
                    help="keep a faint box the detector scored under S only where named FAINTEST_MIN_PROB or more, "
                         "outlined or not (default: the family's PHOTO_FAMILY value, else not; 0: not)")
@@ -793,7 +796,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  faint_tta=args.faint_tta, box_shrink=args.box_shrink,
                                                  covered_box_shrink=args.covered_box_shrink,
                                                  size_large=args.size_large,
-                                                 size_spares_covered=args.size_spares_covered),
+                                                 size_spares_covered=args.size_spares_covered,
+                                                 whole_upright=args.whole_upright),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -815,6 +819,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_twin_iou": detector.faint_twin_iou, "size_check": detector.size_check,
                     "size_ref_min": detector.size_ref_min, "size_small": detector.size_small,
                     "size_large": detector.size_large, "size_spares_covered": detector.size_spares_covered,
+                    "whole_upright": detector.whole_upright,
                     "faintest_below": detector.faintest_below,
                     "faintest_min_prob": detector.faintest_min_prob if detector.faintest_below is not None else None,
                     "outlined_faint_from": (detector.outlined_faint_from if detector.outline_gate is not None

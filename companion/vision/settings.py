@@ -446,7 +446,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faintest_min_prob: float | None = None, outlined_faint_from: float | None = None,
                    faint_corner_windows: int | None = None, faint_tta: bool | None = None,
                    box_shrink: float | None = None, covered_box_shrink: float | None = None,
-                   size_large: float | None = None, size_spares_covered: bool | None = None) -> dict:
+                   size_large: float | None = None, size_spares_covered: bool | None = None,
+                   whole_upright: str | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -478,7 +479,9 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     not; 0: not), and a face named under ``size_check`` far off the size of the faces surer than it dropped (None:
     the family's, else not; 0: not; see :func:`companion.vision.merging.drop_misfit_sizes`; ``size_large``: past how
     many times their median area a box is too large, None: the family's, else ``SIZE_LARGE``; ``size_spares_covered``:
-    not a face another box covers part of, None: the family's, else not), and a faint box scored
+    not a face another box covers part of, None: the family's, else not), and the whole card also read from the card
+    turned upright for the boxes ``whole_upright`` names (None: the family's, else "none"; see
+    :class:`companion.vision.detector.CardDetector`), and a faint box scored
     under ``faintest_below`` kept only where named ``faintest_min_prob`` or more (None: the family's, else not; 0:
     not; ``faintest_min_prob`` None: the family's, else ``FAINTEST_MIN_PROB``), and a faint face named under its
     floor not kept by an outline when the detector scored it under ``outlined_faint_from`` (None: the family's,
@@ -494,7 +497,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``rows``, ``outline_model``, ``outline_model_for``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
-    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered`` or ``merge_iou``, it replaces the
+    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright`` or
+    ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -546,6 +550,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "size_large": float(own.get("size_large", SIZE_LARGE)) if size_large is None else size_large,
             "size_spares_covered": (bool(own.get("size_spares_covered", False)) if size_spares_covered is None
                                     else size_spares_covered),
+            "whole_upright": str(own.get("whole_upright", "none")) if whole_upright is None else whole_upright,
             "faintest_below": own.get("faintest_below") if faintest_below is None else (faintest_below or None),
             "faintest_min_prob": (float(own.get("faintest_min_prob", FAINTEST_MIN_PROB)) if faintest_min_prob is None
                                   else faintest_min_prob),

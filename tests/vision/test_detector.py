@@ -1311,3 +1311,44 @@ def test_box_shrink_must_be_a_factor_that_keeps_a_box():
     for bad in (0.0, 0.3, 1.2):
         with pytest.raises(ValueError, match="box_shrink"):
             CardDetector("french", box_shrink=bad)
+
+
+def test_whole_upright_averages_the_whole_card_read_turned_upright(french, monkeypatch):
+    """``whole_upright``: the whole card's reading of the card turned upright (resized to the classifier's crop)
+    is averaged with the box crop's, for the overlapped boxes ("overlapped") or every card turned upright ("all");
+    "none" leaves the box crop's reading alone, and a card with no upright crop keeps it in every mode."""
+    import copy
+
+    from companion.vision import settings as vs
+
+    det = copy.copy(french)
+    seen = []
+
+    def whole_readings(crops, faint=None):
+        seen.append(crops.shape)
+        out = np.zeros((len(crops), 2))
+        out[:, 1] = 1.0  # the upright crops read class 1
+        return out
+
+    monkeypatch.setattr(det, "whole_readings", whole_readings)
+    whole = np.tile([1.0, 0.0], (3, 1))  # the box crops read class 0
+    upright = [np.zeros((40, 40, 3), np.uint8), None, np.zeros((40, 40, 3), np.uint8)]
+    found = [0, 2]
+    overlapped = np.array([False, True, True])
+    det.whole_upright = "none"
+    assert det._with_whole_upright(whole, upright, found, overlapped, None).tolist() == whole.tolist()
+    det.whole_upright = "overlapped"
+    got = det._with_whole_upright(whole, upright, found, overlapped, None)
+    assert got.tolist() == [[1.0, 0.0], [1.0, 0.0], [0.5, 0.5]]
+    assert seen == [(1, det.crop, det.crop, 3)]
+    assert det._with_whole_upright(whole, upright, found, None, None).tolist() == whole.tolist()
+    det.whole_upright = "all"
+    got = det._with_whole_upright(whole, upright, found, overlapped, None)
+    assert got.tolist() == [[0.5, 0.5], [1.0, 0.0], [0.5, 0.5]]
+    assert whole.tolist() == np.tile([1.0, 0.0], (3, 1)).tolist()  # the input is not written over
+    with pytest.raises(ValueError, match="whole_upright"):
+        CardDetector("french", whole_upright="some")
+    assert vs.photo_settings(family="french", whole_upright="all")["whole_upright"] == "all"
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"whole_upright": "overlapped"}})
+    assert vs.photo_settings(family="french")["whole_upright"] == "overlapped"
+    assert vs.photo_settings(family="spanish")["whole_upright"] == "none"
