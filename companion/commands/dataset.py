@@ -76,7 +76,7 @@ def _recrop(args: argparse.Namespace) -> int:
 
     from companion.synth.build import edge_cut_problem, recrop_dataset
 
-    if problem := edge_cut_problem(args.edge_cut, args.edge_grown):
+    if problem := edge_cut_problem(args.edge_cut, args.edge_grown, args.upright_share):
         print(f"error: {problem}", file=sys.stderr)
         return 2
     t0 = time.time()
@@ -86,7 +86,7 @@ def _recrop(args: argparse.Namespace) -> int:
             return 1
         count = recrop_dataset(args.data, args.family, args.out, split=split, seed=args.seed, workers=args.workers,
                                backs=args.backs, covered=args.covered, edge_grown=args.edge_grown,
-                               edge_cut=args.edge_cut)
+                               edge_cut=args.edge_cut, upright_share=args.upright_share)
         print(f"{args.family} {split}: {count} crops -> {args.out}/{split}", flush=True)
     print(f"done in {time.time() - t0:.0f}s")
     return 0
@@ -285,6 +285,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--edge-cut", type=float, default=0.0, metavar="P",
                    help="with --edge-grown: also cut this share of the cards as if the frame's edge cut them "
                         "(a side and 15-50 %% of the card off), grown as the detector reads them (default 0)")
+    r.add_argument("--upright-share", type=float, default=0.0, metavar="P",
+                   help="also cut this share of the partly covered cards from the card turned upright by its true "
+                        "outline, as `evaluate --whole-upright overlapped` reads them (default 0)")
     r.set_defaults(func=_recrop)
     g = sub.add_parser("glyphs", help="draw index corners from typefaces alone, for the corner classifier")
     g.add_argument("--n", type=int, required=True, help="corner images to draw")

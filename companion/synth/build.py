@@ -31,7 +31,8 @@ from companion.synth.index_corners import INDEX_REGION
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
 from companion.synth.scene import Placement, Scene, boxable, compose_scene
-from companion.vision.crops import CROP, crop_card, edge_grown_frame  # noqa: F401  (CROP re-exported)
+from companion.vision.crops import (CROP, crop_card, edge_grown_frame,  # noqa: F401  (CROP re-exported)
+                                    upright_crop_mapped)
 from companion.vision.settings import CARD_SHORT_OVER_LONG
 
 DETECT_NAMES = {0: "card", 1: "back"}
@@ -192,7 +193,8 @@ def _in_image(corners: np.ndarray, width: int, height: int) -> np.ndarray | None
 
 def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], float, float]], folder: Path, stem: str,
                 crop: int, rng: np.random.Generator, backs: bool = False, covered: bool = False,
-                edge_grown: float | None = None, edge_cut: float = 0.0) -> int:
+                edge_grown: float | None = None, edge_cut: float = 0.0,
+                quads: list[list[list[float]] | None] | None = None, upright_share: float = 0.0) -> int:
     """Write the classifier crop of each face-up card of ``cards`` that is enough in view
     ((card, box, visible fraction, index-corner visible fraction), in scene order) to
     ``folder/<CARD>/<stem>_<k>.jpg``.
@@ -209,7 +211,11 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
     its long side; a box the frame cuts is cut grown past the frame to that shape, grey beyond the frame, as
     ``CardDetector(edge_crops=True)`` reads one (:func:`companion.vision.crops.edge_grown_frame`; None: squashed
     as before).  ``edge_cut`` (with ``edge_grown``): the share of those cards also written cut by a frame's edge,
-    ``<stem>_<k>e.jpg`` (:func:`edge_cut_crop`).  Returns the number written.
+    ``<stem>_<k>e.jpg`` (:func:`edge_cut_crop`).  ``upright_share``: the share of the partly covered cards also
+    written cut from the card turned upright by its true outline (``quads``: each card's art corners, in scene order),
+    either way up, ``<stem>_<k>u.jpg`` (:func:`companion.vision.crops.upright_crop_mapped`): what
+    ``CardDetector(whole_upright="overlapped")`` reads beside the box crop (session 102).  At 0 no random number is
+    drawn for it, so the crops are cut as before.  Returns the number written.
     """
     count = 0
     for k, (card, box, visible, index_visible) in enumerate(cards):
@@ -232,6 +238,12 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
             cut = edge_cut_crop(image, box, edge_grown, crop, rng)
             if cut is not None:
                 cv2.imwrite(str(d / f"{stem}_{k}e.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                count += 1
+        if (upright_share > 0.0 and visible < 0.99 and quads is not None and quads[k] is not None
+                and rng.random() < upright_share):
+            turned, _ = upright_crop_mapped(image, np.float32(quads[k]), crop, turn=bool(rng.random() < 0.5))
+            if turned is not None:
+                cv2.imwrite(str(d / f"{stem}_{k}u.jpg"), turned, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 count += 1
     return count
 
@@ -545,9 +557,9 @@ def build_crops(family: str, n: int, out: str | Path, split: str = "train", seed
         return sum(pool.map(_crop_worker, chunks))
 
 
-def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, float | None, float]
+def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, float | None, float, float]
                    ) -> tuple[int, list[str]]:
-    root, lines, split, out, seed, crop, backs, covered, edge_grown, edge_cut = args
+    root, lines, split, out, seed, crop, backs, covered, edge_grown, edge_cut, upright_share = args
     cv2.setNumThreads(1)
     count = 0
     unreadable: list[str] = []
@@ -560,13 +572,16 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, f
         stem = Path(rec["image"]).stem
         rng = np.random.default_rng([seed, int("".join(ch for ch in stem if ch.isdigit()) or 0), 4])
         count += write_crops(image, [(c["card"], c["box"], c["visible"], c["index_visible"]) for c in rec["cards"]],
-                             Path(out) / split, stem, crop, rng, backs, covered, edge_grown, edge_cut)
+                             Path(out) / split, stem, crop, rng, backs, covered, edge_grown, edge_cut,
+                             [c.get("corners") for c in rec["cards"]], upright_share)
     return count, unreadable
 
 
-def edge_cut_problem(edge_cut: float, edge_grown: bool) -> str | None:
-    """What is wrong with asking :func:`recrop_dataset` for ``edge_cut`` (None: nothing): the one check the library
-    raises on and ``companion dataset recrop`` reports before any scene is read."""
+def edge_cut_problem(edge_cut: float, edge_grown: bool, upright_share: float = 0.0) -> str | None:
+    """What is wrong with asking :func:`recrop_dataset` for ``edge_cut`` or ``upright_share`` (None: nothing): the one
+    check the library raises on and ``companion dataset recrop`` reports before any scene is read."""
+    if not 0.0 <= upright_share <= 1.0:
+        return f"upright-share must be a share in [0, 1], got {upright_share!r}"
     if not 0.0 <= edge_cut <= 1.0:
         return f"edge-cut must be a share in [0, 1], got {edge_cut!r}"
     if edge_cut and not edge_grown:
@@ -576,9 +591,9 @@ def edge_cut_problem(edge_cut: float, edge_grown: bool) -> str | None:
 
 def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = "train", seed: int = 0,
                    workers: int = 1, crop: int = CROP, backs: bool = False, covered: bool = False,
-                   edge_grown: bool = False, edge_cut: float = 0.0) -> int:
-    """Cut classifier crops again from the scenes already rendered under ``root`` (``backs``, ``covered``:
-    see :func:`write_crops`; ``edge_grown``: boxes the frame cuts grown to the family's card shape,
+                   edge_grown: bool = False, edge_cut: float = 0.0, upright_share: float = 0.0) -> int:
+    """Cut classifier crops again from the scenes already rendered under ``root`` (``backs``, ``covered``,
+    ``upright_share``: see :func:`write_crops`; ``edge_grown``: boxes the frame cuts grown to the family's card shape,
     ``CARD_SHORT_OVER_LONG``, as ``CardDetector(edge_crops=True)`` reads them; ``edge_cut``, with it: the share of
     cards also cut as if the frame's edge cut them, :func:`edge_cut_crop`).
 
@@ -586,13 +601,14 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
     a minute where rendering took most of an hour.  Returns the number of crops.
     """
-    if problem := edge_cut_problem(edge_cut, edge_grown):
+    if problem := edge_cut_problem(edge_cut, edge_grown, upright_share):
         raise ValueError(problem)
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
     step = max(1, (len(lines) + workers * 8 - 1) // (workers * 8))
     shape = CARD_SHORT_OVER_LONG[family] if edge_grown else None
-    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape, edge_cut)
+    chunks = [(str(root), lines[a:a + step], split, str(out), seed, crop, backs, covered, shape, edge_cut,
+               upright_share)
               for a in range(0, len(lines), step)]
     if workers <= 1:
         results = [_recrop_worker(c) for c in chunks]

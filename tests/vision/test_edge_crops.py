@@ -160,3 +160,34 @@ def test_recrop_edge_cut_adds_cut_crops_and_needs_grown_boxes(tmp_path):
     assert cli(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
                 "--edge-cut", "1.5", "--edge-grown"]) == 2  # a share over 1: an error, not a traceback
     assert not (tmp_path / "o").exists()
+
+
+def test_recrop_upright_share_adds_the_covered_card_turned_upright(tmp_path):
+    """``write_crops(upright_share=1.0)`` also writes each partly covered card cut upright from its true outline
+    (``_<k>u.jpg``: long side up, as ``whole_upright`` reads it), not a card in full view nor one with no outline;
+    at 0 it draws no random number, so the crops are cut as before; a share outside [0, 1] is refused."""
+    import cv2
+
+    from companion.cli import main as cli
+    from companion.synth.build import write_crops
+
+    image = np.full((240, 320, 3), 60, np.uint8)
+    quad = np.float32([[160, 40], [230, 80], [190, 150], [120, 110]])  # a card lying tilted
+    cv2.fillPoly(image, [quad.astype(np.int32)], (255, 255, 255))
+    box = (120.0, 40.0, 230.0, 150.0)
+    cards = [("QH", box, 0.7, 1.0), ("KS", box, 1.0, 1.0), ("2C", box, 0.7, 1.0)]
+    quads = [quad.tolist(), quad.tolist(), None]
+    assert write_crops(image, cards, tmp_path / "c", "s", 96, np.random.default_rng(0), covered=True, quads=quads,
+                       upright_share=1.0) == 4
+    assert sorted(p.name for p in (tmp_path / "c" / "QH").iterdir()) == ["s_0.jpg", "s_0u.jpg"]
+    assert sorted(p.name for p in (tmp_path / "c" / "KS").iterdir()) == ["s_1.jpg"]
+    assert sorted(p.name for p in (tmp_path / "c" / "2C").iterdir()) == ["s_2.jpg"]
+    turned = cv2.imread(str(tmp_path / "c" / "QH" / "s_0u.jpg"))
+    assert turned.shape == (96, 96, 3) and turned[20:76, 20:76].mean() > 200  # the card fills it, upright
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    write_crops(image, cards, tmp_path / "d", "s", 96, rng_a, covered=True, quads=quads)
+    write_crops(image, cards, tmp_path / "e", "s", 96, rng_b, covered=True)
+    assert rng_a.random() == rng_b.random()  # no draw at 0
+    assert cli(["dataset", "recrop", "--family", "french", "--data", str(tmp_path), "--out", str(tmp_path / "o"),
+                "--upright-share", "1.5"]) == 2
+    assert not (tmp_path / "o").exists()
