@@ -74,9 +74,9 @@ DESIGN_SOURCES = ("debian", "npm", "trixie", "all")  # companion.synth.build.DES
 def _recrop(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from companion.synth.build import edge_cut_problem, recrop_dataset
+    from companion.synth.build import recrop_problem, recrop_dataset
 
-    if problem := edge_cut_problem(args.edge_cut, args.edge_grown, args.upright_share):
+    if problem := recrop_problem(args.edge_cut, args.edge_grown, args.upright_share):
         print(f"error: {problem}", file=sys.stderr)
         return 2
     t0 = time.time()

@@ -577,9 +577,10 @@ def _recrop_worker(args: tuple[str, list[str], str, str, int, int, bool, bool, f
     return count, unreadable
 
 
-def edge_cut_problem(edge_cut: float, edge_grown: bool, upright_share: float = 0.0) -> str | None:
+def recrop_problem(edge_cut: float, edge_grown: bool, upright_share: float = 0.0) -> str | None:
     """What is wrong with asking :func:`recrop_dataset` for ``edge_cut`` or ``upright_share`` (None: nothing): the one
-    check the library raises on and ``companion dataset recrop`` reports before any scene is read."""
+    check the library raises on and ``companion dataset recrop`` reports before any scene is read (named
+    ``edge_cut_problem`` before session 102 checked the upright share too)."""
     if not 0.0 <= upright_share <= 1.0:
         return f"upright-share must be a share in [0, 1], got {upright_share!r}"
     if not 0.0 <= edge_cut <= 1.0:
@@ -601,7 +602,7 @@ def recrop_dataset(root: str | Path, family: str, out: str | Path, split: str = 
     ground truth (``scenes/<split>-<family>.jsonl``) stay valid: re-cutting them takes
     a minute where rendering took most of an hour.  Returns the number of crops.
     """
-    if problem := edge_cut_problem(edge_cut, edge_grown, upright_share):
+    if problem := recrop_problem(edge_cut, edge_grown, upright_share):
         raise ValueError(problem)
     root = Path(root)
     lines = (root / "scenes" / f"{split}-{family}.jsonl").read_text().splitlines()
