@@ -30,7 +30,7 @@ from companion.synth.art import (FRENCH_CARDS, SPANISH_CARDS, ArtError, Design, 
 from companion.synth.index_corners import INDEX_REGION
 from companion.synth.layouts import random_camera, random_layout, random_lighting
 from companion.synth.photos import PhotoPool, pool_for
-from companion.synth.scene import Placement, Scene, boxable, compose_scene
+from companion.synth.scene import IN_FULL_VIEW, Placement, Scene, boxable, compose_scene
 from companion.vision.crops import (CROP, crop_card, edge_grown_frame,  # noqa: F401  (CROP re-exported)
                                     upright_crop_mapped)
 from companion.vision.settings import CARD_SHORT_OVER_LONG
@@ -239,7 +239,7 @@ def write_crops(image: np.ndarray, cards: list[tuple[str, tuple[float, ...], flo
             if cut is not None:
                 cv2.imwrite(str(d / f"{stem}_{k}e.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 count += 1
-        if (upright_share > 0.0 and visible < 0.99 and quads is not None and quads[k] is not None
+        if (upright_share > 0.0 and visible < IN_FULL_VIEW and quads is not None and quads[k] is not None
                 and rng.random() < upright_share):
             turned, _ = upright_crop_mapped(image, np.float32(quads[k]), crop, turn=bool(rng.random() < 0.5))
             if turned is not None:

@@ -123,6 +123,9 @@ class LabelledCard:
 # How much of an index corner in view counts as the index whole (read by :func:`boxable`, and by the
 # synthetic evaluation to tell a covered card whose index can be read from one whose index cannot).
 INDEX_WHOLE = 0.8
+# How much of a card in view counts as in full view (no card over it): the evaluation's and the training data's one
+# line between full-view and partly covered cards.
+IN_FULL_VIEW = 0.99
 
 
 def boxable(visible: float, index_visible: float) -> bool:

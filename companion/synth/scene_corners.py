@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.synth.scene import index_regions
+from companion.synth.scene import IN_FULL_VIEW, index_regions
 from companion.vision.crops import (BAND, CROP, HIDDEN, band_views, band_window, corner_window, crop_card_mapped,
                                     top_left_views, upright_crop_mapped)
 
@@ -112,7 +112,7 @@ def scene_corner_images(image: np.ndarray, cards: list[dict], rng: np.random.Gen
     for i, card in enumerate(cards):
         if not card["labelled"]:
             continue
-        full = card["visible"] >= 0.99
+        full = card["visible"] >= IN_FULL_VIEW
         is_back = card["card"] == "back"
         if is_back and (not full or rng.random() >= back_share):
             continue

@@ -52,7 +52,7 @@ import numpy as np
 from companion.boxes import iou
 from companion.paths import shared_dir
 from companion.synth.index_corners import DESIGN_INDEX_CORNERS
-from companion.synth.scene import INDEX_WHOLE
+from companion.synth.scene import IN_FULL_VIEW, INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import FAMILIES, WHOLE_UPRIGHT, CardDetector, read_image
@@ -169,7 +169,7 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
     """Where the mAP goes: of the labelled cards (the first of each image's triple; the second: the scene's other
     cards, unlabelled or counted apart), the share boxed by a detection (:func:`boxing_detection`, whatever its
     name) and the share boxed and named right, for all cards, those in full view and those partly covered
-    (``visible`` under 0.99, where the scene records it).  A low mAP with most cards boxed is a naming problem, not
+    (``visible`` under ``IN_FULL_VIEW``, where the scene records it).  A low mAP with most cards boxed is a naming problem, not
     a finding one.  The partly covered are split again by their better index corner (``index_visible``, where
     recorded): at least ``INDEX_WHOLE`` of it in view (the index can be read: a miss there is the reader's) or less
     (a card labelled for the half of it in view, its rank shown by no index: a ceiling for any corner reader)."""
@@ -182,7 +182,7 @@ def reading_shares(images: list[tuple[list[dict], list[dict], list[dict]]]) -> d
             right = boxed and best["card"] == g["card"]
             keys = ["all"]
             if "visible" in g:
-                covered = g["visible"] < 0.99
+                covered = g["visible"] < IN_FULL_VIEW
                 keys.append("partly_covered" if covered else "in_full_view")
                 if covered and "index_visible" in g:
                     keys.append("covered_index_seen" if g["index_visible"] >= INDEX_WHOLE else "covered_index_hidden")
@@ -246,7 +246,7 @@ def nameable(card: dict) -> bool:
     """Whether a labelled card shows what names it: a back (its pattern anywhere), a face in full view, or one
     with at least :data:`INDEX_READABLE` of one of its index regions in view (the scene's ``index_visible``; a
     scene without it: every card)."""
-    return (card["card"] == "back" or card.get("visible", 1.0) >= 0.99
+    return (card["card"] == "back" or card.get("visible", 1.0) >= IN_FULL_VIEW
             or card.get("index_visible", 1.0) >= INDEX_READABLE)
 
 
