@@ -14,7 +14,10 @@ rank it counts how many were given the rank, or the very name, of a face (labell
 as a corner window or a whole-card view that sees the neighbour would.  The chance line is what a rank drawn at
 random from the other twelve (a name from the other 51 faces) would give with the same neighbours.
 
-    python bench/misnamed_cards.py VAL_DIR [--family french] [--limit N] [--models DIR]
+    python bench/misnamed_cards.py VAL_DIR [--family french] [--limit N] [--models DIR] [--backs]
+
+With ``--backs`` it splits the labelled backs instead (in full view or covered; right, unboxed or named a face), the
+worst class on the French tune seeds (back AP50 0.58 on fr6613, session 103).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ from companion.vision.settings import photo_settings
 
 VIEWS = ("in full view", "covered, index in view", "covered, index hidden")
 OUTCOMES = ("right", "unboxed", "rank wrong", "suit only wrong", "named back")
+# A back has no index: only how much of it shows, and only one way to be named wrong
+BACK_VIEWS = ("in full view", "covered")
+BACK_OUTCOMES = ("right", "unboxed", "named a face")
 
 
 def view_of(card: dict) -> str:
@@ -41,6 +47,8 @@ def view_of(card: dict) -> str:
     ``reading_shares`` counts it under "all" only), a covered one without ``index_visible`` as its index hidden."""
     if card.get("visible", 1.0) >= 0.99:
         return VIEWS[0]
+    if card["card"] == "back":
+        return BACK_VIEWS[1]
     return VIEWS[1] if card.get("index_visible", 0.0) >= INDEX_WHOLE else VIEWS[2]
 
 
@@ -57,6 +65,8 @@ def outcome(truth: dict, dets: list[dict], others: list[dict] = ()) -> tuple[str
         return "unboxed", None
     if best["card"] == truth["card"]:
         return "right", best
+    if truth["card"] == "back":
+        return "named a face", best
     if best["card"] == "back":
         return "named back", best
     return ("suit only wrong" if rank_of(best["card"]) == rank_of(truth["card"]) else "rank wrong"), best
@@ -83,24 +93,27 @@ def lost_at(truth: dict, others: list[dict], trace: dict) -> str:
     return next((name for name, boxes in trace["stages"] if not any(owns(b, truth, others) for b in boxes)), "kept")
 
 
-def tally(records: list[tuple[dict, list[dict], dict | None]]
+def tally(records: list[tuple[dict, list[dict], dict | None]], backs: bool = False
           ) -> tuple[dict[str, Counter], Counter, dict[str, Counter]]:
     """Per view, the count of each outcome; for the covered faces boxed with another rank, how many took a
     neighbour's rank or name, beside what chance would give (sums of probabilities); and per view, where the unboxed
-    faces' boxes were lost (:func:`lost_at`; only for records with a trace, :func:`trace_of`)."""
-    per_view: dict[str, Counter] = {v: Counter() for v in VIEWS}
+    faces' boxes were lost (:func:`lost_at`; only for records with a trace, :func:`trace_of`).  With ``backs`` the
+    labelled backs are counted instead of the faces (``BACK_VIEWS``, ``BACK_OUTCOMES``; nothing borrowed)."""
+    views = BACK_VIEWS if backs else VIEWS
+    per_view: dict[str, Counter] = {v: Counter() for v in views}
     borrowed: Counter = Counter()
-    lost: dict[str, Counter] = {v: Counter() for v in VIEWS}
+    lost: dict[str, Counter] = {v: Counter() for v in views}
     for rec, dets, trace in records:
         faces = [c for c in rec["cards"] if c["card"] != "back"]
-        for truth in (c for c in faces if c["labelled"]):
+        counted = [c for c in rec["cards"] if c["card"] == "back"] if backs else faces
+        for truth in (c for c in counted if c["labelled"]):
             view = view_of(truth)
             others = [c for c in rec["cards"] if c is not truth]
             what, best = outcome(truth, dets, others)
             per_view[view][what] += 1
             if what == "unboxed" and trace is not None:
                 lost[view][lost_at(truth, others, trace)] += 1
-            if what != "rank wrong" or view == VIEWS[0]:
+            if backs or what != "rank wrong" or view == VIEWS[0]:
                 continue
             near = neighbours(truth, faces)
             other_ranks = {rank_of(c["card"]) for c in near} - {rank_of(truth["card"])}
@@ -124,31 +137,36 @@ def trace_of(detector: CardDetector, image) -> tuple[list[dict], dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args, scenes = parse_val_arguments(val_parser(__doc__, "french"), argv)
+    parser = val_parser(__doc__, "french")
+    parser.add_argument("--backs", action="store_true", help="count the labelled backs instead of the faces")
+    args, scenes = parse_val_arguments(parser, argv)
     if scenes is None:
         return 2
     detector = CardDetector(args.family, models_dir=args.models or models_dir(),
                             **photo_settings(family=args.family))
     records = [(rec, *trace_of(detector, read_image(args.data / rec["image"]))) for rec in scenes]
-    per_view, borrowed, lost = tally(records)
+    per_view, borrowed, lost = tally(records, backs=args.backs)
+    outcomes, what = (BACK_OUTCOMES, "backs") if args.backs else (OUTCOMES, "faces")
     console = Console(width=120)
-    table = Table(title=f"labelled faces by view and outcome ({args.data.name}, {len(scenes)} scenes, photo settings)")
+    table = Table(title=f"labelled {what} by view and outcome ({args.data.name}, {len(scenes)} scenes, photo settings)")
     table.add_column("view")
     table.add_column("cards", justify="right")
-    for name in OUTCOMES:
+    for name in outcomes:
         table.add_column(name, justify="right")
     for view, counts in per_view.items():
         n = sum(counts.values())
-        table.add_row(view, str(n), *(f"{counts[o] / n:.3f}" if n else "-" for o in OUTCOMES))
+        table.add_row(view, str(n), *(f"{counts[o] / n:.3f}" if n else "-" for o in outcomes))
     console.print(table)
     steps = [NEVER_BOXED, VIEWS_WEIGHED, *(name for name, _ in records[0][2]["stages"])] if records else []
-    where = Table(title="unboxed faces: after which step no box of their own was left (counts)")
+    where = Table(title=f"unboxed {what}: after which step no box of their own was left (counts)")
     where.add_column("view")
     for name in steps:
         where.add_column(name, justify="right")
     for view, counts in lost.items():
         where.add_row(view, *(str(counts[n]) for n in steps))
     console.print(where)
+    if args.backs:
+        return 0
     side = Table(title="covered faces boxed with another rank: whose rank did they take?")
     side.add_column("count")
     side.add_column("value", justify="right")

@@ -250,6 +250,23 @@ def test_misnamed_cards_splits_the_faces_and_counts_a_borrowed_neighbours_name(b
     assert "not found" in capsys.readouterr().err
 
 
+def test_misnamed_cards_counts_the_backs_apart_with_backs(bench_script):
+    """With ``backs`` only the labelled backs are counted, in full view or covered (a back has no index), as right,
+    unboxed or named a face; the faces and the neighbours' names are left out."""
+    mod = bench_script("misnamed_cards")
+    face = {"card": "KH", "box": [0, 0, 60, 90], "labelled": True}
+    shown = {"card": "back", "box": [100, 0, 160, 90], "labelled": True}
+    under = {"card": "back", "box": [200, 0, 260, 90], "visible": 0.5, "index_visible": 0.0, "labelled": True}
+    lost = {"card": "back", "box": [300, 0, 360, 90], "labelled": True}
+    dets = [{"card": "KH", "box": [0, 0, 60, 90]}, {"card": "back", "box": [100, 0, 160, 90]},
+            {"card": "7D", "box": [200, 0, 260, 90]}]
+    per_view, borrowed, _ = mod.tally([({"cards": [face, shown, under, lost]}, dets, None)], backs=True)
+    assert per_view == {"in full view": {"right": 1, "unboxed": 1}, "covered": {"named a face": 1}}
+    assert not borrowed
+    faces, _, _ = mod.tally([({"cards": [face, shown, under, lost]}, dets, None)])
+    assert faces["in full view"] == {"right": 1} and not faces["covered, index hidden"]
+
+
 def test_misnamed_cards_says_which_step_lost_a_covered_card_the_box_over_it_does_not_box(bench_script):
     """A card half under another whose only box left is the top card's (IoU 0.6 with it, 0.9 with the top card) is
     unboxed, not misread as the top card; the step that lost its own box is named: the detector never gave one, the
