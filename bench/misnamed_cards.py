@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from companion.paths import models_dir
+from companion.synth.scene import IN_FULL_VIEW
 from companion.vision.detector import CardDetector
 from companion.vision.evaluate import (INDEX_WHOLE, boxing_detection, iou, owns, parse_val_arguments, read_image,
                                        val_parser)
@@ -45,7 +46,7 @@ def view_of(card: dict) -> str:
     """How much of a labelled card shows: ``visible`` and ``index_visible`` as the scene records them.  Every scene
     rendered since session 53 records both; a card without ``visible`` counts here as in full view (``evaluate``'s
     ``reading_shares`` counts it under "all" only), a covered one without ``index_visible`` as its index hidden."""
-    if card.get("visible", 1.0) >= 0.99:
+    if card.get("visible", 1.0) >= IN_FULL_VIEW:
         return VIEWS[0]
     if card["card"] == "back":
         return BACK_VIEWS[1]
