@@ -307,9 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     po.add_argument("--epochs", type=int, default=30)
     po.add_argument("--init", default=None, help="start from this checkpoint (e.g. models/checkpoints/card-detector.pt)")
     po.add_argument("--lr0", type=float, default=0.001)
+    po.add_argument("--imgsz", type=int, default=320,
+                    help="training size (export at the same size: the reading takes it from the export's metadata)")
     po.add_argument("--resume", action="store_true", help="continue RUNS/outlines from its last.pt")
-    po.set_defaults(func=lambda a: (train_outlines(Path(a.data), Path(a.runs), epochs=a.epochs, hours=a.hours,
-                                                   init=a.init, lr0=a.lr0, resume=a.resume), 0)[1])
+    po.set_defaults(func=lambda a: (train_outlines(Path(a.data), Path(a.runs), epochs=a.epochs, imgsz=a.imgsz,
+                                                   hours=a.hours, init=a.init, lr0=a.lr0, resume=a.resume), 0)[1])
     pa = sub.add_parser("add-class", help="a classifier checkpoint with one class more, after its others")
     pa.add_argument("weights")
     pa.add_argument("out")

@@ -29,7 +29,7 @@ import numpy as np
 from companion.vision.onnx_runtime import ModelError, letterbox, session
 
 OUTLINE_MODEL_FILE = "card-outlines.onnx"
-OUTLINE_SIZE = 320  # the model's long side (its training size)
+OUTLINE_SIZE = 320  # the model's long side when its file does not say (its training size)
 OUTLINE_STRIDE = 32
 OUTLINE_CONF = 0.1  # the prototype's threshold (session 54)
 OUTLINE_MIN_COVER = 0.6  # a box takes an outline whose upright box holds at least this share of it ...
@@ -68,7 +68,7 @@ class OutlineModel:
                              f"`python -m companion.training.train export`")
         self.input = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
-        self.size = int(shape[2]) if isinstance(shape[2], int) else OUTLINE_SIZE
+        self.size = int(shape[2]) if isinstance(shape[2], int) else trained_size(meta)
         self.stride = None if isinstance(shape[2], int) else OUTLINE_STRIDE
         self._last: tuple[np.ndarray, list[tuple[RotatedRect, float]]] | None = None
 
@@ -86,6 +86,15 @@ class OutlineModel:
         found = decode(out, r, (pad_x, pad_y), self.conf)
         self._last = (image_bgr, found)
         return found
+
+
+def trained_size(meta: dict[str, str]) -> int:
+    """The long side a dynamic-input export was trained at, from its ``imgsz`` metadata (ultralytics writes
+    ``"[320, 320]"``), else ``OUTLINE_SIZE``.  Why: read at another size than its training one, the model
+    outlines worse (rule 84: the 320 model read at 480 or 640 gained nothing), so a model trained at a larger
+    input must be read at that size, and its file is what knows it."""
+    digits = [int(part) for part in meta.get("imgsz", "").strip("[]() ").split(",") if part.strip().isdigit()]
+    return max(digits) if digits else OUTLINE_SIZE
 
 
 def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> list[tuple[RotatedRect, float]]:

@@ -36,3 +36,12 @@ def test_from_an_outline_checkpoint_continues_it_whole(calls: list[dict], tmp_pa
 def test_from_nothing_starts_blank(calls: list[dict], tmp_path: Path) -> None:
     train.train_outlines(tmp_path / "data.yaml", tmp_path)
     assert calls[-1]["transfer"] is True and calls[-1]["init"] is None
+
+
+def test_the_command_line_sets_the_training_size(calls: list[dict], tmp_path: Path) -> None:
+    """``--imgsz`` reaches ultralytics (rule 141: an outline model trained at 480); 320 when not given."""
+    train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path), "--init", "outlines.pt",
+                "--imgsz", "480"])
+    assert calls[-1]["imgsz"] == 480 and calls[-1]["init"] == "outlines.pt"
+    train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path)])
+    assert calls[-1]["imgsz"] == 320

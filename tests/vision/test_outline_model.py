@@ -15,7 +15,8 @@ from companion.boxes import iou
 from companion.paths import models_dir
 from companion.vision.crops import card_quad, rectified_crop
 from companion.vision.onnx_runtime import ModelError
-from companion.vision.outline_model import OUTLINE_MODEL_FILE, OutlineModel, decode, match_outline, match_outlines
+from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_SIZE, OutlineModel, decode, match_outline,
+                                            match_outlines, trained_size)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
 SHIPPED = models_dir() / OUTLINE_MODEL_FILE
@@ -141,6 +142,20 @@ def test_a_missing_or_wrong_file_is_a_clear_model_error(tmp_path):
         OutlineModel(models_dir() / "card-detector.onnx")  # a model, but of upright boxes
     with pytest.raises(ValueError, match="conf"):
         OutlineModel(models_dir() / "card-detector.onnx", conf=0.0)
+
+
+def test_a_dynamic_export_is_read_at_the_size_its_metadata_says():
+    """A model trained at 480 is read at 480 (rule 141); an export that does not say is read at OUTLINE_SIZE."""
+    assert trained_size({"imgsz": "[480, 480]"}) == 480
+    assert trained_size({"imgsz": "[320, 320]"}) == 320
+    assert trained_size({"imgsz": "640"}) == 640
+    assert trained_size({}) == OUTLINE_SIZE
+    assert trained_size({"imgsz": "unknown"}) == OUTLINE_SIZE
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
+def test_the_shipped_model_is_read_at_its_training_size():
+    assert OutlineModel(SHIPPED).size == 320
 
 
 def _fixture_cards() -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
