@@ -414,6 +414,10 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # those readings, its real bar on the whole set) against the settings with rule 134 on fresh fr6662-6665: mAP50
 # 0.6868 -> 0.7070, 0.7112 -> 0.7259, 0.6876 -> 0.7038, 0.6770 -> 0.6919 (mAP50-95 up on each); real photos 505 ->
 # 507 of 527 at 0.132 -> 0.122 false per photo (test half 249 -> 252 of 265 at 0.149 -> 0.128); 60 scenes 1.00x.
+# Since rule 141 (session 104) those outlines come from French photos' own model, ``card-outlines-french-photo.onnx``
+# (the table's model continued on French photo scenes, the last 1.25 h at 480 pixels a side, read at 480): fresh
+# fr6670-6673 mAP50 0.6809 -> 0.6900, 0.7261 -> 0.7408, 0.6998 -> 0.7059, 0.7367 -> 0.7460 (mAP50-95 up on each);
+# real photos 507 = 507 of 527 at 0.122 -> 0.139 false per photo (test half 252 -> 251 of 265); 60 scenes 1.03x.
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,

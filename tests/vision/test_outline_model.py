@@ -224,6 +224,7 @@ def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(models_c
     from companion.cli import main
 
     (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
+    (models_copy / "card-outlines-french-photo.onnx").unlink(missing_ok=True)  # French photos' own (rule 141)
     image = FIXTURES / "french-dondorf.jpg"
     assert main(["detect", str(image), "--models", str(models_copy), "--outline-model", "--json"]) == 0
     out, err = capsys.readouterr()
@@ -304,6 +305,7 @@ def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, 
     photo.write_bytes((models_copy / OUTLINE_MODEL_FILE).read_bytes())
     assert spanish().outline_path == photo and isinstance(spanish().outline_model, OutlineModel)
     assert spanish(photo_outlines=False).outline_path.name == OUTLINE_MODEL_FILE
+    (models_copy / outline_file("french", photo=True)).unlink(missing_ok=True)  # shipped since rule 141
     french = CardDetector("french", models_dir=models_copy, **photo_settings(family="french", outline_model=True))
     assert french.outline_path.name == OUTLINE_MODEL_FILE
     monkeypatch.setenv("COMPANION_MODELS", str(models_copy))
@@ -312,6 +314,31 @@ def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, 
     with pytest.raises(ModelError, match="card-outlines-spanish-photo.onnx"):
         spanish()
     assert isinstance(table_detector("spanish").outline_model, OutlineModel)
+
+
+FRENCH_PHOTO = models_dir() / "card-outlines-french-photo.onnx"
+
+
+@pytest.mark.skipif(not FRENCH_PHOTO.is_file(), reason="no card-outlines-french-photo.onnx in models/ (not shipped)")
+def test_french_photos_read_their_own_outline_model_at_480_and_the_table_keeps_its_own(monkeypatch):
+    """Rule 141 (session 104): French photos turn their covered boxes upright by an outline model trained at 480,
+    read at the size its file says; the table and Spanish photos keep ``card-outlines.onnx`` at 320.  Its
+    outlines fit the committed French fixture cards as the table's model's do."""
+    from companion.table.session import table_detector
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    french = CardDetector("french", **photo_settings(family="french"))
+    assert french.outline_path == FRENCH_PHOTO and french.outline_model.size == 480
+    spanish = CardDetector("spanish", **photo_settings(family="spanish"))
+    assert spanish.outline_path.name == OUTLINE_MODEL_FILE and spanish.outline_model.size == 320
+    monkeypatch.delenv("COMPANION_MODELS", raising=False)
+    assert table_detector("french").outline_path.name == OUTLINE_MODEL_FILE
+    for image, boxes in _fixture_cards():
+        rects = french.outline_model.rects(image)
+        for box in boxes:
+            rect = match_outline(rects, box)
+            assert rect is not None and _upright_iou(rect, box) >= 0.8
 
 
 def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(models_copy, monkeypatch):
