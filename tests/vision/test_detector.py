@@ -1133,7 +1133,7 @@ def test_cli_min_prob_keeps_or_leaves_out_the_faces_named_weakly(capsys, tmp_pat
     their size (a camera further off): since session 104 the full-size fixtures' faces are all named surely."""
     images = [str(p) for p in sorted(FIXTURES.glob("*.jpg"))]
     for path in list(images):
-        image = cv2.imread(path)
+        image = read_image(path)
         half = tmp_path / f"half-{Path(path).name}"
         cv2.imwrite(str(half), cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
         images.append(str(half))

@@ -172,19 +172,26 @@ def _upright_iou(rect, box) -> float:
     return inter / ((box[2] - box[0]) * (box[3] - box[1]) + (a2 - a1) * (b2 - b1) - inter)
 
 
+def _assert_outlines_fit_fixture_cards(model: OutlineModel) -> None:
+    """Each labelled box of the committed French fixture photos takes one of ``model``'s outlines, whose upright
+    box is the labelled one (IoU >= 0.8)."""
+    for image, boxes in _fixture_cards():
+        rects = model.rects(image)
+        for box in boxes:
+            rect = match_outline(rects, box)
+            assert rect is not None and _upright_iou(rect, box) >= 0.8
+
+
 @pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
 def test_the_shipped_model_outlines_every_fixture_card():
     """The committed fixture photos' cards (held-back designs, flat and upright): each labelled box takes an
     outline, and that outline's upright box is the labelled one."""
     model = OutlineModel(SHIPPED)
-    for image, boxes in _fixture_cards():
+    for image, _boxes in _fixture_cards():
         scored = model.scored_rects(image)
         assert model.scored_rects(image) is scored  # one pass per frame
-        rects = model.rects(image)
-        assert rects == [rect for rect, _score in scored]
-        for box in boxes:
-            rect = match_outline(rects, box)
-            assert rect is not None and _upright_iou(rect, box) >= 0.8
+        assert model.rects(image) == [rect for rect, _score in scored]
+    _assert_outlines_fit_fixture_cards(model)
 
 
 @pytest.mark.skipif(not SHIPPED.is_file(), reason=f"no {OUTLINE_MODEL_FILE} in models/ (not shipped)")
@@ -334,11 +341,7 @@ def test_french_photos_read_their_own_outline_model_at_480_and_the_table_keeps_i
     assert spanish.outline_path.name == OUTLINE_MODEL_FILE and spanish.outline_model.size == 320
     monkeypatch.delenv("COMPANION_MODELS", raising=False)
     assert table_detector("french").outline_path.name == OUTLINE_MODEL_FILE
-    for image, boxes in _fixture_cards():
-        rects = french.outline_model.rects(image)
-        for box in boxes:
-            rect = match_outline(rects, box)
-            assert rect is not None and _upright_iou(rect, box) >= 0.8
+    _assert_outlines_fit_fixture_cards(french.outline_model)
 
 
 def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(models_copy, monkeypatch):
