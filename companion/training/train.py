@@ -83,7 +83,7 @@ def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, ho
 
     ``init`` is an earlier checkpoint of ours to keep learning from with a fresh
     schedule (nothing pretrained can be downloaded here); ``hours`` is ultralytics'
-    ``time``: the stage stops after that budget with its LR schedule fitted to it.
+    ``time``: the stage stops after that budget with its LR schedule fitted to it (on resume, the budget left).
     With ``transfer`` the model is ``blank``'s (another task's head) and only the tensors of ``init`` that fit
     it are carried over; its new head is blank, so it warms up.
     """
@@ -91,10 +91,12 @@ def _train(runs: Path, name: str, blank: str, init: str | None, resume: bool, ho
     from ultralytics import YOLO
 
     last = runs / name / "weights" / "last.pt"
+    extra = {"time": hours} if hours else {}
     if resume and last.exists():
-        YOLO(str(last)).train(resume=True)
+        # ultralytics times a resumed run from its restart, and without ``time`` it would grant the checkpoint's
+        # whole budget again: on resume ``hours`` is what is left of it.
+        YOLO(str(last)).train(resume=True, **extra)
     else:
-        extra = {"time": hours} if hours else {}
         if transfer:
             model, pretrained, warmup = YOLO(blank), init or False, 1.0
         else:
@@ -303,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     po = sub.add_parser("outlines", help="train the outline model (every card's rotated rectangle; resumable)")
     po.add_argument("--data", required=True, help="data.yaml written by `companion dataset outlines`")
     po.add_argument("--runs", default="/work/train-runs")
-    po.add_argument("--hours", type=float, default=None, help="wall-clock budget (ultralytics `time`)")
+    po.add_argument("--hours", type=float, default=None,
+                    help="wall-clock budget (ultralytics `time`); with --resume, the part of it still left")
     po.add_argument("--epochs", type=int, default=30)
     po.add_argument("--init", default=None, help="start from this checkpoint (e.g. models/checkpoints/card-detector.pt)")
     po.add_argument("--lr0", type=float, default=0.001)

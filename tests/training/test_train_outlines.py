@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,44 @@ def test_the_command_line_sets_the_training_size(calls: list[dict], tmp_path: Pa
     assert calls[-1]["imgsz"] == 480 and calls[-1]["init"] == "outlines.pt"
     train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path)])
     assert calls[-1]["imgsz"] == 320
+
+
+class _RecordingYOLO:
+    """Stands in for ``ultralytics.YOLO``: records what each ``train`` call was given."""
+
+    trained: list[dict] = []
+
+    def __init__(self, weights: str) -> None:
+        self.weights = weights
+
+    def train(self, **settings) -> None:
+        self.trained.append({"weights": self.weights, **settings})
+
+
+@pytest.fixture
+def recording_yolo(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    monkeypatch.setattr(train, "_setup_ultralytics", lambda runs: None)
+    monkeypatch.setitem(sys.modules, "ultralytics", types.SimpleNamespace(YOLO=_RecordingYOLO))
+    _RecordingYOLO.trained = []
+    return _RecordingYOLO.trained
+
+
+def test_a_resumed_run_gets_the_hours_left_not_its_whole_budget_again(recording_yolo: list[dict],
+                                                                      tmp_path: Path) -> None:
+    """ultralytics times a resumed run from its restart: ``--hours`` on resume is the budget still left."""
+    last = tmp_path / "outlines" / "weights" / "last.pt"
+    last.parent.mkdir(parents=True)
+    last.touch()
+    train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path), "--resume",
+                "--hours", "0.7"])
+    assert recording_yolo[-1] == {"weights": str(last), "resume": True, "time": 0.7}
+    train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path), "--resume"])
+    assert recording_yolo[-1] == {"weights": str(last), "resume": True}
+
+
+def test_resume_without_a_last_checkpoint_starts_with_the_whole_budget(recording_yolo: list[dict],
+                                                                       tmp_path: Path) -> None:
+    train.main(["outlines", "--data", str(tmp_path / "data.yaml"), "--runs", str(tmp_path), "--resume",
+                "--hours", "1.5"])
+    assert recording_yolo[-1]["time"] == 1.5 and recording_yolo[-1]["weights"] == "yolo26n-obb.yaml"
+    assert "resume" not in recording_yolo[-1]
