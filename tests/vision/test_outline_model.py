@@ -14,6 +14,7 @@ import pytest
 from companion.boxes import iou
 from companion.paths import models_dir
 from companion.vision.crops import card_quad, rectified_crop
+from companion.vision.detector import outline_file
 from companion.vision.onnx_runtime import ModelError
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_SIZE, OutlineModel, decode, match_outline,
                                             match_outlines, trained_size)
@@ -231,7 +232,7 @@ def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(models_c
     from companion.cli import main
 
     (models_copy / OUTLINE_MODEL_FILE).unlink(missing_ok=True)
-    (models_copy / "card-outlines-french-photo.onnx").unlink(missing_ok=True)  # French photos' own (rule 141)
+    (models_copy / outline_file("french", photo=True)).unlink(missing_ok=True)  # French photos' own (rule 141)
     image = FIXTURES / "french-dondorf.jpg"
     assert main(["detect", str(image), "--models", str(models_copy), "--outline-model", "--json"]) == 0
     out, err = capsys.readouterr()
@@ -298,7 +299,7 @@ def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, 
     keep the table's; a folder without it reads the table's.  A broken photo file stops the photos that read it
     with a ModelError naming it, and no one else."""
     from companion.table.session import table_detector
-    from companion.vision.detector import CardDetector, outline_file
+    from companion.vision.detector import CardDetector
     from companion.vision.settings import photo_settings
 
     photo = models_copy / outline_file("spanish", photo=True)
@@ -323,10 +324,10 @@ def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, 
     assert isinstance(table_detector("spanish").outline_model, OutlineModel)
 
 
-FRENCH_PHOTO = models_dir() / "card-outlines-french-photo.onnx"
+FRENCH_PHOTO = models_dir() / outline_file("french", photo=True)
 
 
-@pytest.mark.skipif(not FRENCH_PHOTO.is_file(), reason="no card-outlines-french-photo.onnx in models/ (not shipped)")
+@pytest.mark.skipif(not FRENCH_PHOTO.is_file(), reason=f"no {FRENCH_PHOTO.name} in models/ (not shipped)")
 def test_french_photos_read_their_own_outline_model_at_480_and_the_table_keeps_its_own(monkeypatch):
     """Rule 141 (session 104): French photos turn their covered boxes upright by an outline model trained at 480,
     read at the size its file says; the table and Spanish photos keep ``card-outlines.onnx`` at 320.  Its
