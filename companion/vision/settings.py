@@ -418,6 +418,10 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # (the table's model continued on French photo scenes, the last 1.25 h at 480 pixels a side, read at 480): fresh
 # fr6670-6673 mAP50 0.6809 -> 0.6900, 0.7261 -> 0.7408, 0.6998 -> 0.7059, 0.7367 -> 0.7460 (mAP50-95 up on each);
 # real photos 507 = 507 of 527 at 0.122 -> 0.139 false per photo (test half 252 -> 251 of 265); 60 scenes 1.03x.
+# Spanish photos read every box's outline ("all") from their own model since rule 144 (OS, shipped in session 106),
+# ``card-outlines-spanish-photo.onnx`` (French photos' model continued 1.25 h on Spanish photo scenes at 480): fresh
+# val6649-6652 mAP50 0.8772 -> 0.8810, 0.8887 -> 0.8966, 0.8812 -> 0.8893, 0.8900 -> 0.8997 (mAP50-95 up on each);
+# 60 scenes 1.06x.
 PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
     "spanish": {"view_overlap": 0.7, "zoom_overlap": 0.7, "faint_overlap": 0.7, "rows": False,
                 "faint_min_prob": 0.15, "face_min_prob": 0.05, "outline_model": True, "outlined_min_prob": 0.1,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -71,3 +73,15 @@ def scene_image():
 
     return read
 
+
+
+@pytest.fixture(scope="session")
+def spanish_scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 Spanish validation scenes (seed 6580: designs no Spanish model trained on), rendered once for the run and
+    read by the box-tightness and outline tests; skipped where the Spanish art is not on the machine."""
+    from companion.synth import build
+    from companion.synth.art import list_designs
+
+    if not list_designs("spanish"):
+        pytest.skip("no spanish card art on this machine (see .ci/setup)")
+    return build.build_dataset("spanish", 40, tmp_path_factory.mktemp("spanish") / "val", split="val", seed=6580)

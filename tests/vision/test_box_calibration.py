@@ -5,8 +5,6 @@ ultralytics grows a turned box label to its corners); the Spanish photo detector
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -14,17 +12,6 @@ from companion.vision.crops import box_iou
 from companion.vision.detector import CardDetector
 from companion.vision.evaluate import read_image, val_scenes
 from companion.vision.settings import photo_settings
-
-
-@pytest.fixture(scope="module")
-def spanish_scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """40 Spanish validation scenes (seed 6580), rendered once for this module."""
-    from companion.synth import build
-    from companion.synth.art import list_designs
-
-    if not list_designs("spanish"):
-        pytest.skip("no spanish card art on this machine (see .ci/setup)")
-    return build.build_dataset("spanish", 40, tmp_path_factory.mktemp("spanish") / "val", split="val", seed=6580)
 
 
 def test_no_photo_settings_draw_boxes_in():

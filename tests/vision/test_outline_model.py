@@ -327,11 +327,16 @@ def test_a_familys_photo_outline_model_is_read_by_its_photos_alone(models_copy, 
 FRENCH_PHOTO = models_dir() / outline_file("french", photo=True)
 
 
-@pytest.mark.skipif(not FRENCH_PHOTO.is_file(), reason=f"no {FRENCH_PHOTO.name} in models/ (not shipped)")
-def test_french_photos_read_their_own_outline_model_at_480_and_the_table_keeps_its_own(monkeypatch):
-    """Rule 141 (session 104): French photos turn their covered boxes upright by an outline model trained at 480,
-    read at the size its file says; the table and Spanish photos keep ``card-outlines.onnx`` at 320.  Its
-    outlines fit the committed French fixture cards as the table's model's do."""
+SPANISH_PHOTO = models_dir() / outline_file("spanish", photo=True)
+
+
+@pytest.mark.skipif(not (FRENCH_PHOTO.is_file() and SPANISH_PHOTO.is_file()),
+                    reason=f"no {FRENCH_PHOTO.name} or {SPANISH_PHOTO.name} in models/ (not shipped)")
+def test_each_familys_photos_read_their_own_outline_model_at_480_and_the_table_keeps_its_own(monkeypatch):
+    """Rule 141 (session 104): French photos turn their covered boxes upright by an outline model trained at 480;
+    rule 144 (OS, shipped in session 106): Spanish photos every box by their own, also at 480.  Each is read at the
+    size its file says; the table keeps ``card-outlines.onnx`` at 320.  The French model's outlines fit the
+    committed French fixture cards as the table's model's do."""
     from companion.table.session import table_detector
     from companion.vision.detector import CardDetector
     from companion.vision.settings import photo_settings
@@ -339,10 +344,45 @@ def test_french_photos_read_their_own_outline_model_at_480_and_the_table_keeps_i
     french = CardDetector("french", **photo_settings(family="french"))
     assert french.outline_path == FRENCH_PHOTO and french.outline_model.size == 480
     spanish = CardDetector("spanish", **photo_settings(family="spanish"))
-    assert spanish.outline_path.name == OUTLINE_MODEL_FILE and spanish.outline_model.size == 320
+    assert spanish.outline_path == SPANISH_PHOTO and spanish.outline_model.size == 480
+    assert spanish.outline_model_for == "all"
     monkeypatch.delenv("COMPANION_MODELS", raising=False)
-    assert table_detector("french").outline_path.name == OUTLINE_MODEL_FILE
+    for family in ("french", "spanish"):
+        table = table_detector(family)
+        assert table.outline_path.name == OUTLINE_MODEL_FILE and table.outline_model.size == 320
     _assert_outlines_fit_fixture_cards(french.outline_model)
+
+
+def _outline_ious(model: OutlineModel, scenes: Path) -> np.ndarray:
+    """For each labelled card of ``scenes``: the polygon IoU of the outline :func:`match_outline` gives its box
+    with the card's true outline (its four drawn corners); 0 where no outline fits the box."""
+    from companion.vision.evaluate import read_image, val_scenes
+
+    ious = []
+    for rec in val_scenes(scenes, "spanish"):
+        rects = model.rects(read_image(scenes / rec["image"]))
+        for card in (c for c in rec["cards"] if c["labelled"]):
+            rect = match_outline(rects, card["box"])
+            if rect is None:
+                ious.append(0.0)
+                continue
+            got, truth = cv2.boxPoints(rect).astype(np.float32), np.array(card["corners"], np.float32)
+            inter, _ = cv2.intersectConvexConvex(got, truth)
+            ious.append(inter / (cv2.contourArea(got) + cv2.contourArea(truth) - inter))
+    return np.array(ious)
+
+
+@pytest.mark.skipif(not SPANISH_PHOTO.is_file(), reason=f"no {SPANISH_PHOTO.name} in models/ (not shipped)")
+def test_the_spanish_photo_outline_model_outlines_spanish_cards_closer_than_the_tables(spanish_scenes):
+    """Why Spanish photos read their own (rule 144): on Spanish scenes of designs it never saw, its outlines sit
+    closer to the true card outlines than those of the table's model, trained on French scenes at 320.  Measured
+    on these 40 scenes (235 cards): median polygon IoU 0.872 against 0.808, and 30 % of the cards outlined at
+    IoU >= 0.9 against 14 %."""
+    own = _outline_ious(OutlineModel(SPANISH_PHOTO), spanish_scenes)
+    table = _outline_ious(OutlineModel(SHIPPED), spanish_scenes)
+    assert len(own) == len(table) >= 200
+    assert np.median(own) >= np.median(table) + 0.03 and np.median(own) >= 0.85
+    assert (own >= 0.9).mean() >= 1.5 * (table >= 0.9).mean()
 
 
 def test_a_corrupt_outline_model_at_the_table_is_a_clear_model_error(models_copy, monkeypatch):
