@@ -50,7 +50,7 @@ from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
-                                           match_outlines, outline_fits)
+                                           match_outlines, outline_fits, trained_size)
 from companion.vision.outlines import outline_boxes
 from companion.vision.rows import STRIP_MIN_PROB, STRIP_PAPER, Cutting, beside, choose, cuttings, lone_card, strips_sure
 from companion.vision.settings import (BACK_CLASS, BACK_WEIGHT, CARD_SHORT_OVER_LONG, CORNER_SHIFTS, CORNER_WEIGHT,
@@ -527,6 +527,10 @@ class CardDetector:
     ``band_weight``: read each card's index bands with ``card-bands-<family>-photo.onnx`` when the models folder
     has one (and a corner model is read), averaged into the corners' reading with this weight (``BAND_WEIGHT``;
     0: not loaded).
+    ``det_size``: the long side a detector with a dynamic input reads the full view at (the shrunk view likewise, the
+    zoomed one ``zoom`` times it); None: the size its file says it was trained at (``imgsz`` in its metadata; else
+    ``DETECTOR_SIZE``).  Why: a nano detector trained at 320 boxes small and covered cards better read larger
+    (rule 146, Spanish photos).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -560,7 +564,8 @@ class CardDetector:
                  faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
-                 box_shrink: float | None = None, covered_box_shrink: float | None = None) -> None:
+                 box_shrink: float | None = None, covered_box_shrink: float | None = None,
+                 det_size: int | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -628,7 +633,13 @@ class CardDetector:
         self.det_input = self.det.get_inputs()[0].name
         shape = self.det.get_inputs()[0].shape
         dynamic = not isinstance(shape[2], int)
-        self.imgsz = DETECTOR_SIZE if dynamic else int(shape[2])
+        # a dynamic input is read at ``det_size`` where given, else at the size its file says it was trained at
+        # (rule 146: the Spanish photo detector trained at 320 boxes covered cards better read at a larger input)
+        if det_size is not None and (not dynamic or det_size % DETECTOR_STRIDE or not 128 <= det_size <= 1280):
+            raise ValueError(f"det_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector with a "
+                             f"dynamic input, got {det_size!r} for {self.det_path.name}")
+        self.imgsz = (det_size or trained_size(self.det.get_modelmeta().custom_metadata_map, DETECTOR_SIZE)
+                      if dynamic else int(shape[2]))
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
         self.det_stride = DETECTOR_STRIDE if dynamic and not square else None
         if not dynamic:

@@ -645,6 +645,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --box-shrink, draw in by G the sure boxes another box covers part of (a covered "
                         "card's box often holds only its part in view; default: the family's PHOTO_FAMILY value, "
                         "else as the others; 0: as the others; 1: left as found)")
+    p.add_argument("--det-size", type=int, default=None, metavar="N",
+                   help="read the detector at input long side N, a multiple of 32 (default: the family's PHOTO_FAMILY "
+                        "value, else the size its file was trained at; 0: that size)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -797,7 +800,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  covered_box_shrink=args.covered_box_shrink,
                                                  size_large=args.size_large,
                                                  size_spares_covered=args.size_spares_covered,
-                                                 whole_upright=args.whole_upright),
+                                                 whole_upright=args.whole_upright, det_size=args.det_size),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -827,7 +830,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_corner_windows": detector.faint_corner_windows if detector.corners is not None else None,
                     "faint_tta": detector.faint_tta and detector.tta, "box_shrink": detector.box_shrink,
                     "covered_box_shrink": detector.covered_box_shrink,
-                    "one_deck": detector.one_deck, "square": detector.det_stride is None,
+                    "one_deck": detector.one_deck, "square": detector.det_stride is None, "det_size": detector.imgsz,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

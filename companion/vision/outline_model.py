@@ -88,13 +88,13 @@ class OutlineModel:
         return found
 
 
-def trained_size(meta: dict[str, str]) -> int:
+def trained_size(meta: dict[str, str], default: int = OUTLINE_SIZE) -> int:
     """The long side a dynamic-input export was trained at, from its ``imgsz`` metadata (ultralytics writes
-    ``"[320, 320]"``), else ``OUTLINE_SIZE``.  Why: read at another size than its training one, the model
+    ``"[320, 320]"``), else ``default``.  Why: read at another size than its training one, the model
     outlines worse (rule 84: the 320 model read at 480 or 640 gained nothing), so a model trained at a larger
     input must be read at that size, and its file is what knows it."""
     digits = [int(part) for part in meta.get("imgsz", "").strip("[]() ").split(",") if part.strip().isdigit()]
-    return max(digits) if digits else OUTLINE_SIZE
+    return max(digits) if digits else default
 
 
 def decode(out: np.ndarray, r: float, pad: tuple[float, float], conf: float) -> list[tuple[RotatedRect, float]]:

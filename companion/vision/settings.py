@@ -455,7 +455,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_corner_windows: int | None = None, faint_tta: bool | None = None,
                    box_shrink: float | None = None, covered_box_shrink: float | None = None,
                    size_large: float | None = None, size_spares_covered: bool | None = None,
-                   whole_upright: str | None = None) -> dict:
+                   whole_upright: str | None = None, det_size: int | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -498,14 +498,15 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     faint box's whole card read upside down too (``faint_tta``; None: the family's, else yes), and the detector's
     sure boxes reported drawn in about their centres by ``box_shrink`` (None: the family's, else not; 0 or 1: not;
     see :meth:`companion.vision.detector.CardDetector.calibrated`), those another box covers part of by
-    ``covered_box_shrink`` (None: the family's, else as the others; 0: as the others).
+    ``covered_box_shrink`` (None: the family's, else as the others; 0: as the others), and the detector read at the
+    input long side ``det_size`` (None: the family's, else the size its file was trained at; 0: that size).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``outline_model_for``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
-    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright`` or
+    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size`` or
     ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
@@ -570,4 +571,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "box_shrink": (own.get("box_shrink") if box_shrink is None
                            else None if box_shrink in (0, 1) else box_shrink),
             "covered_box_shrink": (own.get("covered_box_shrink") if covered_box_shrink is None
-                                   else covered_box_shrink or None)}
+                                   else covered_box_shrink or None),
+            "det_size": (int(own["det_size"]) if "det_size" in own else None) if det_size is None else (det_size or None)}

@@ -164,3 +164,25 @@ def test_the_familys_detector_reads_only_the_views_it_is_given(monkeypatch) -> N
     assert found["zoom"] == (sorted([card, small]), [(1.0, "shared"), (0.65, "shared"), (1.7, "own")])
     assert found["added"] == (sorted([card, missed]),
                               [(1.0, "shared"), (0.65, "shared"), (1.7, "shared"), (1.0, "own")])
+
+
+def test_a_detector_is_read_at_the_size_asked_else_at_the_size_its_file_was_trained_at() -> None:
+    """``det_size`` (rule 146): the full and shrunk views letterboxed to that long side, the zoomed one ``zoom`` times
+    it; without it, the ``imgsz`` the export wrote (every shipped detector: 320).  A size the network cannot take
+    is a clear error, not a silent reading at another."""
+    plain = CardDetector("spanish", **photo_settings(family="spanish", det_size=0))
+    assert plain.imgsz == 320
+    large = CardDetector("spanish", det_size=480)
+    assert large.imgsz == 480
+    image = np.full((540, 960, 3), 90, np.uint8)
+    seen = []
+    real_run = large.det.run
+    large.det.run = lambda names, feeds: seen.append(next(iter(feeds.values())).shape) or real_run(names, feeds)
+    large.zoom = 1.7
+    for factor in (1.0, 0.65, 1.7):
+        large._boxes_at(image, factor)
+    assert [max(shape[2:]) for shape in seen] == [480, 480, 832]  # 480 x 1.7 to the stride
+    for bad in (500, 96, 2048):
+        with pytest.raises(ValueError, match="det_size"):
+            CardDetector("spanish", det_size=bad)
+    assert photo_settings(family="french")["det_size"] is None  # French photos: the file's own size
