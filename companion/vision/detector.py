@@ -529,8 +529,9 @@ class CardDetector:
     0: not loaded).
     ``det_size``: the long side a detector with a dynamic input reads the full view at (the shrunk view likewise, the
     zoomed one ``zoom`` times it); None: the size its file says it was trained at (``imgsz`` in its metadata; else
-    ``DETECTOR_SIZE``).  Why: a nano detector trained at 320 boxes small and covered cards better read larger
-    (rule 146, Spanish photos).
+    ``DETECTOR_SIZE``).  Why: a detector trained at a larger size must be read at it, and its file says which; read
+    larger, the photo detectors trained at 320 box cards more tightly (session 106, rules 146-149: mAP50-95 up on
+    every fresh seed, mAP50 too little to ship), so the size stays an option to measure.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -634,7 +635,6 @@ class CardDetector:
         shape = self.det.get_inputs()[0].shape
         dynamic = not isinstance(shape[2], int)
         # a dynamic input is read at ``det_size`` where given, else at the size its file says it was trained at
-        # (rule 146: the Spanish photo detector trained at 320 boxes covered cards better read at a larger input)
         if det_size is not None and (not dynamic or det_size % DETECTOR_STRIDE or not 128 <= det_size <= 1280):
             raise ValueError(f"det_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector with a "
                              f"dynamic input, got {det_size!r} for {self.det_path.name}")

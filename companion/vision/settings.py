@@ -238,7 +238,12 @@ ONE_DECK = False
 # between 0.05 and 0.2 on val43's first 200 scenes).
 OVERLAP_MIN = 0.2
 RECTIFY_MODES = ("none", "corners", "both", "blend")
-DETECTOR_SIZE = 320  # the detector's long side (its training size)
+DETECTOR_SIZE = 320  # the detector's long side (its training size), where its file does not say
+# A detector can be read at another long side (CardDetector's ``det_size``; a family's ``PHOTO_FAMILY`` value).  Tried
+# in session 106 with the photo detectors trained at 320, none shipped: Spanish at 416 in every view (rule 146) named
+# more cards right on each of fresh val6653-6656 and gained +0.012 to +0.026 mAP50-95, but mAP50 only +0.0039 in mean
+# (+0.004 asked), at 1.13x the time (480: 1.32x, 544: 1.53x); Spanish at 544 without the zoomed view (rule 149)
+# +0.0001 on fresh val6657-6660, its backs read worse; French at 384 or 416 (rule 148) failed its tune.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
