@@ -532,6 +532,12 @@ class CardDetector:
     ``DETECTOR_SIZE``).  Why: a detector trained at a larger size must be read at it, and its file says which; read
     larger, the photo detectors trained at 320 box cards more tightly (session 106, rules 146-149: mAP50-95 up on
     every fresh seed, mAP50 too little to ship), so the size stays an option to measure.
+    ``also_size``: read the whole image once more at this long side (a dynamic input only; None: not), its sure
+    boxes only adding cards no earlier view's box overlaps by more than ``view_overlap``.  Why: F150, trained and
+    read at 416, boxes more cards than at 320 but leaves unboxed a few the photo's edge cuts, which it boxes read at
+    320 (session 107); one view at each size may keep both.  ``also_faint``: that view's boxes are read down to
+    ``faint_conf`` as the full view's are, its faint boxes joining theirs (False: its sure boxes only).  Why: the
+    edge card F150 boxes at 320 and not at 416 is a faint box there (session 108, rule 155).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -566,7 +572,7 @@ class CardDetector:
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
-                 det_size: int | None = None) -> None:
+                 det_size: int | None = None, also_size: int | None = None, also_faint: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -644,6 +650,15 @@ class CardDetector:
         self.det_stride = DETECTOR_STRIDE if dynamic and not square else None
         if not dynamic:
             self.zoom = None  # a fixed input reads at its one size
+        # one more view of the whole image at another long side: a detector read at 416 leaves unboxed some cards
+        # the same detector read at 320 boxes (cards the photo's edge cuts: session 108)
+        if also_size is not None and (not dynamic or also_size % DETECTOR_STRIDE or not 128 <= also_size <= 1280
+                                      or also_size == self.imgsz):
+            raise ValueError(f"also_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] other than the "
+                             f"detector's own {self.imgsz}, for a detector with a dynamic input; got {also_size!r} "
+                             f"for {self.det_path.name}")
+        self.also_size = also_size
+        self.also_faint = also_faint
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -802,6 +817,13 @@ class CardDetector:
         if self.family_det is not None and self.family_views == "added":
             parts.append(self._boxes_at(image_bgr, 1.0, session=self.family_det))
             limits.append(self.view_overlap)
+        if self.also_size is not None:  # the whole image again at another size
+            b, sc, c = self._boxes_at(image_bgr, 1.0, self.faint_conf if self.also_faint else None, size=self.also_size)
+            low = sc < self.conf  # none unless ``also_faint``: its faint boxes join the full views'
+            parts.append((b[~low], sc[~low], c[~low]))
+            limits.append(self.view_overlap)
+            faint_boxes.append(b[low])
+            faint_scores.append(sc[low])
         if len(parts) > 1:
             # a shrunk (or zoomed, or the family detector's) view only adds cards the views before it missed: a box
             # there that overlaps one found before by more than ``view_overlap`` (the zoomed view: ``zoom_overlap``) is
@@ -879,9 +901,10 @@ class CardDetector:
         return b, sc, np.full(len(b), FAINT_CLASS, dtype=int)
 
     def _boxes_at(self, image_bgr: np.ndarray, factor: float, conf: float | None = None,
-                  session=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  session=None, size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One view's boxes (``factor`` under 1 shrunk, over 1 zoomed) scored ``conf`` or more (None: the threshold),
-        read by ``session`` (an onnxruntime session of a detector; None: ``self.det``)."""
+        read by ``session`` (an onnxruntime session of a detector; None: ``self.det``) at the input long side
+        ``size`` (None: ``imgsz``, times ``factor`` for a zoomed view)."""
         h, w = image_bgr.shape[:2]
         top = left = 0
         view = image_bgr
@@ -890,7 +913,7 @@ class CardDetector:
             top, left = (big_h - h) // 2, (big_w - w) // 2
             view = cv2.copyMakeBorder(image_bgr, top, big_h - h - top, left, big_w - w - left,
                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
-        size = self.imgsz
+        size = size or self.imgsz
         if factor > 1.0:  # a zoomed view: the detector's input that many times larger, for small cards
             size = int(round(self.imgsz * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
         img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)

@@ -648,6 +648,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--det-size", type=int, default=None, metavar="N",
                    help="read the detector at input long side N, a multiple of 32 (default: the family's PHOTO_FAMILY "
                         "value, else the size its file was trained at; 0: that size)")
+    p.add_argument("--also-size", type=int, default=None, metavar="N",
+                   help="also read the whole image at input long side N, a multiple of 32, its sure boxes adding "
+                        "only cards no earlier view boxed (default: the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--also-faint", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --also-size, read that view's faint boxes too, as the full view's (default: the "
+                        "family's PHOTO_FAMILY value, else not)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -800,7 +806,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  covered_box_shrink=args.covered_box_shrink,
                                                  size_large=args.size_large,
                                                  size_spares_covered=args.size_spares_covered,
-                                                 whole_upright=args.whole_upright, det_size=args.det_size),
+                                                 whole_upright=args.whole_upright, det_size=args.det_size,
+                                                 also_size=args.also_size, also_faint=args.also_faint),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -831,6 +838,7 @@ def main(argv: list[str] | None = None) -> int:
                     "faint_tta": detector.faint_tta and detector.tta, "box_shrink": detector.box_shrink,
                     "covered_box_shrink": detector.covered_box_shrink,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None, "det_size": detector.imgsz,
+                    "also_size": detector.also_size, "also_faint": detector.also_faint,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -244,6 +244,12 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # more cards right on each of fresh val6653-6656 and gained +0.012 to +0.026 mAP50-95, but mAP50 only +0.0039 in mean
 # (+0.004 asked), at 1.13x the time (480: 1.32x, 544: 1.53x); Spanish at 544 without the zoomed view (rule 149)
 # +0.0001 on fresh val6657-6660, its backs read worse; French at 384 or 416 (rule 148) failed its tune.
+# One more view of the whole image at another size (CardDetector's ``also_size``, ``also_faint``; session 108), tried
+# for French photos with F150 (models/checkpoints/card-detector-french-photo-f150-candidate.pt, trained at 416) and
+# not shipped, each failing its tune (spent fr6613 / fr6640, main 0.7280 / 0.7348; real tune half, main 256 of 262):
+# read at 416 with a view at 320, its sure boxes (rule 153): 254 of 262 real cards; read at 320 with a view at 416
+# (rule 154): 255 at 0.108 false per photo, 0.7337 / 0.7369 (+0.0039, +0.004 asked); at 416 with a view at 320 and
+# its faint boxes (rule 155): 255 at 0.210 false per photo (0.2 at most).
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
@@ -460,7 +466,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    faint_corner_windows: int | None = None, faint_tta: bool | None = None,
                    box_shrink: float | None = None, covered_box_shrink: float | None = None,
                    size_large: float | None = None, size_spares_covered: bool | None = None,
-                   whole_upright: str | None = None, det_size: int | None = None) -> dict:
+                   whole_upright: str | None = None, det_size: int | None = None,
+                   also_size: int | None = None, also_faint: bool | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -504,15 +511,17 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     sure boxes reported drawn in about their centres by ``box_shrink`` (None: the family's, else not; 0 or 1: not;
     see :meth:`companion.vision.detector.CardDetector.calibrated`), those another box covers part of by
     ``covered_box_shrink`` (None: the family's, else as the others; 0: as the others), and the detector read at the
-    input long side ``det_size`` (None: the family's, else the size its file was trained at; 0: that size).
+    input long side ``det_size`` (None: the family's, else the size its file was trained at; 0: that size), and the
+    whole image read once more at the long side ``also_size`` (None: the family's, else not; 0: not), its faint
+    boxes too where ``also_faint`` (None: the family's, else not).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
     ``rows``, ``outline_model``, ``outline_model_for``, ``view_overlap``, ``zoom_overlap``, ``faint_overlap``,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
-    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size`` or
-    ``merge_iou``, it replaces the
+    ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
+    ``also_size``, ``also_faint`` or ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -577,4 +586,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                            else None if box_shrink in (0, 1) else box_shrink),
             "covered_box_shrink": (own.get("covered_box_shrink") if covered_box_shrink is None
                                    else covered_box_shrink or None),
-            "det_size": (int(own["det_size"]) if "det_size" in own else None) if det_size is None else (det_size or None)}
+            "det_size": (int(own["det_size"]) if "det_size" in own else None) if det_size is None else (det_size or None),
+            "also_size": ((int(own["also_size"]) if "also_size" in own else None) if also_size is None
+                          else (also_size or None)),
+            "also_faint": bool(own.get("also_faint", False)) if also_faint is None else also_faint}

@@ -186,3 +186,51 @@ def test_a_detector_is_read_at_the_size_asked_else_at_the_size_its_file_was_trai
         with pytest.raises(ValueError, match="det_size"):
             CardDetector("spanish", det_size=bad)
     assert photo_settings(family="french")["det_size"] is None  # French photos: the file's own size
+
+
+def test_one_more_view_of_the_whole_image_at_another_size_adds_only_cards_no_earlier_view_boxed(monkeypatch) -> None:
+    """``also_size`` (session 108): the whole image read once more at that long side; its box of a card an earlier
+    view boxed is dropped, a card only it boxed is added, and its faint boxes join the full view's only with
+    ``also_faint``.  A size the detector cannot take, or its own size, is a clear error."""
+    import copy
+
+    from companion.vision.detector import FAINT_CLASS
+
+    card, again, missed = (50.0, 40.0, 150.0, 180.0), (52.0, 42.0, 150.0, 178.0), (200.0, 40.0, 300.0, 180.0)
+    faint, faint_also = (10.0, 300.0, 90.0, 390.0), (300.0, 250.0, 390.0, 390.0)
+    read = []
+
+    def boxes_at(img, factor, conf=None, session=None, size=None):
+        read.append((factor, size, conf))
+        found = {None: [(card, 0.6), (faint, 0.1)], 416: [(again, 0.7), (missed, 0.5), (faint_also, 0.1)]}[size]
+        found = [(b, s) for b, s in found if s >= (det.conf if conf is None else conf)]
+        return (np.array([b for b, _ in found], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in found]),
+                np.zeros(len(found), dtype=int))
+
+    french = CardDetector("french", also_size=416)
+    assert french.also_size == 416 and not french.also_faint
+    results = {}
+    for also_faint in (False, True):
+        det = copy.copy(french)
+        det.conf, det.scales, det.outlines, det.faint_conf, det.zoom = 0.35, (1.0,), False, 0.02, None
+        det.also_faint, det.faint_overlap, det.faint_max = also_faint, 0.7, 16
+        monkeypatch.setattr(det, "_boxes_at", boxes_at)
+        read.clear()
+        b, _, c = det.find_boxes(np.zeros((400, 400, 3), np.uint8))
+        results[also_faint] = (sorted((tuple(x), int(k) == FAINT_CLASS) for x, k in zip(b.tolist(), c)), list(read))
+    assert results[False] == (sorted([(card, False), (missed, False), (faint, True)]),
+                              [(1.0, None, 0.02), (1.0, 416, None)])
+    assert results[True] == (sorted([(card, False), (missed, False), (faint, True), (faint_also, True)]),
+                             [(1.0, None, 0.02), (1.0, 416, 0.02)])
+    # the real network is read at that size
+    seen = []
+    real_run = french.det.run
+    french.det.run = lambda names, feeds: seen.append(next(iter(feeds.values())).shape) or real_run(names, feeds)
+    french._boxes_at(np.full((540, 960, 3), 90, np.uint8), 1.0, size=french.also_size)
+    assert max(seen[0][2:]) == 416
+    for bad in (400, 96, 2048, french.imgsz):
+        with pytest.raises(ValueError, match="also_size"):
+            CardDetector("french", also_size=bad)
+    settings = photo_settings(family="french")
+    assert settings["also_size"] is None and settings["also_faint"] is False  # not read by main's settings
+    assert photo_settings(family="french", also_size=416, also_faint=True)["also_size"] == 416
