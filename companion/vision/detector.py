@@ -651,7 +651,7 @@ class CardDetector:
         if not dynamic:
             self.zoom = None  # a fixed input reads at its one size
         # one more view of the whole image at another long side: a detector read at 416 leaves unboxed some cards
-        # the same detector read at 320 boxes (cards the photo's edge cuts: session 108)
+        # the same detector read at 320 boxes (cards the photo's edge cuts: session 107)
         if also_size is not None and (not dynamic or also_size % DETECTOR_STRIDE or not 128 <= also_size <= 1280
                                       or also_size == self.imgsz):
             raise ValueError(f"also_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] other than the "
