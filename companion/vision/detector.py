@@ -390,6 +390,12 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
     return session.run(None, {name: blob})[0]
 
 
+def _readable_size(size: int, dynamic: bool) -> bool:
+    """Whether a detector can be read at input long side ``size``: only one with a dynamic input, at a multiple of
+    its largest stride in [128, 1280] (``det_size`` and ``also_size``)."""
+    return dynamic and size % DETECTOR_STRIDE == 0 and 128 <= size <= 1280
+
+
 def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """``box``, or the one outline lying inside it when the box is loose around it (the outline fills
     30-70 % of the box).
@@ -641,7 +647,7 @@ class CardDetector:
         shape = self.det.get_inputs()[0].shape
         dynamic = not isinstance(shape[2], int)
         # a dynamic input is read at ``det_size`` where given, else at the size its file says it was trained at
-        if det_size is not None and (not dynamic or det_size % DETECTOR_STRIDE or not 128 <= det_size <= 1280):
+        if det_size is not None and not _readable_size(det_size, dynamic):
             raise ValueError(f"det_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector with a "
                              f"dynamic input, got {det_size!r} for {self.det_path.name}")
         self.imgsz = (det_size or trained_size(self.det.get_modelmeta().custom_metadata_map, DETECTOR_SIZE)
@@ -652,8 +658,7 @@ class CardDetector:
             self.zoom = None  # a fixed input reads at its one size
         # one more view of the whole image at another long side: a detector read at 416 leaves unboxed some cards
         # the same detector read at 320 boxes (cards the photo's edge cuts: session 107)
-        if also_size is not None and (not dynamic or also_size % DETECTOR_STRIDE or not 128 <= also_size <= 1280
-                                      or also_size == self.imgsz):
+        if also_size is not None and (not _readable_size(also_size, dynamic) or also_size == self.imgsz):
             raise ValueError(f"also_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] other than the "
                              f"detector's own {self.imgsz}, for a detector with a dynamic input; got {also_size!r} "
                              f"for {self.det_path.name}")
@@ -802,28 +807,30 @@ class CardDetector:
         ``OUTLINE_CLASS``, score ``OUTLINE_SCORE``)."""
         # every view's boxes down to faint_conf in one pass each: those under the threshold are faint
         parts, faint_boxes, faint_scores = [], [], []
-        for b, sc, c in self.scale_boxes(image_bgr):
+        limits: list[float] = []
+
+        def add_view(view: tuple[np.ndarray, np.ndarray, np.ndarray], limit: float) -> None:
+            """A view's sure boxes to ``parts`` (dropped past ``limit`` IoU with an earlier view's), its faint ones
+            (read only where the view was read down to ``faint_conf``) to the faint pool."""
+            b, sc, c = view
             low = sc < self.conf
             parts.append((b[~low], sc[~low], c[~low]))
+            limits.append(limit)
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
-        limits = [self.view_overlap] * len(parts)
+
+        for view in self.scale_boxes(image_bgr):
+            add_view(view, self.view_overlap)
         if self.zoom is not None:
             # sure boxes only: its faint ones are mostly a big card's pips and indices, and they took the
             # places (FAINT_MAX) of the faint boxes of whole cards on the real photos (session 69)
             zoomed_by = self.family_det if self.family_views == "zoom" else None
-            parts.append(self._boxes_at(image_bgr, self.zoom, session=zoomed_by))
-            limits.append(self.zoom_overlap)
+            add_view(self._boxes_at(image_bgr, self.zoom, session=zoomed_by), self.zoom_overlap)
         if self.family_det is not None and self.family_views == "added":
-            parts.append(self._boxes_at(image_bgr, 1.0, session=self.family_det))
-            limits.append(self.view_overlap)
-        if self.also_size is not None:  # the whole image again at another size
-            b, sc, c = self._boxes_at(image_bgr, 1.0, self.faint_conf if self.also_faint else None, size=self.also_size)
-            low = sc < self.conf  # none unless ``also_faint``: its faint boxes join the full views'
-            parts.append((b[~low], sc[~low], c[~low]))
-            limits.append(self.view_overlap)
-            faint_boxes.append(b[low])
-            faint_scores.append(sc[low])
+            add_view(self._boxes_at(image_bgr, 1.0, session=self.family_det), self.view_overlap)
+        if self.also_size is not None:  # the whole image again at another size, faint boxes too with ``also_faint``
+            add_view(self._boxes_at(image_bgr, 1.0, self.faint_conf if self.also_faint else None,
+                                    size=self.also_size), self.view_overlap)
         if len(parts) > 1:
             # a shrunk (or zoomed, or the family detector's) view only adds cards the views before it missed: a box
             # there that overlaps one found before by more than ``view_overlap`` (the zoomed view: ``zoom_overlap``) is
