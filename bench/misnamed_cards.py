@@ -128,11 +128,13 @@ def tally(records: list[tuple[dict, list[dict], dict | None]], backs: bool = Fal
 
 def trace_of(detector: CardDetector, image) -> tuple[list[dict], dict]:
     """The image's detections (as ``detect`` gives them) and the boxes each step held (:func:`lost_at`'s trace).  The
-    raw boxes are every scale's and what :meth:`CardDetector.find_boxes` kept (the zoomed view's and the outlines'
-    boxes are only there); the scales are read a second time for them, a bench's cost."""
+    raw boxes are every scale's (the small cards' detector's where it reads the image) and what
+    :meth:`CardDetector.find_boxes` kept (the zoomed view's and the outlines' boxes are only there); the scales are
+    read a second time for them, a bench's cost."""
     boxes, scores, classes = detector.find_boxes(image)
     stages = detector.read_stages(image, boxes, scores, classes)
-    raw = [b.tolist() for view_boxes, _, _ in detector.scale_boxes(image) for b in view_boxes] + boxes.tolist()
+    views, _ = detector.routed_scale_boxes(image)
+    raw = [b.tolist() for view_boxes, _, _ in views for b in view_boxes] + boxes.tolist()
     trace = {"raw": raw, "found": boxes.tolist(), "stages": [(n, [list(d.box) for d in ds]) for n, ds in stages]}
     return [d.to_dict() for d in stages[-1][1]], trace
 

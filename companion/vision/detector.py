@@ -98,6 +98,11 @@ def corner_file(family: str, photo: bool = False) -> str:
     return f"card-corners-{family}-photo.onnx" if photo else f"card-corners-{family}.onnx"
 
 
+def small_detector_file(family: str) -> str:
+    """The detector the photo settings read an image's views with where its cards are small (``small_cards``)."""
+    return f"card-detector-{family}-photo-small.onnx"
+
+
 def band_file(family: str) -> str:
     """The band model's file (photos only; see ``BAND_WEIGHT``)."""
     return f"card-bands-{family}-photo.onnx"
@@ -544,6 +549,12 @@ class CardDetector:
     320 (session 107); one view at each size may keep both.  ``also_faint``: that view's boxes are read down to
     ``faint_conf`` as the full view's are, its faint boxes joining theirs (False: its sure boxes only).  Why: the
     edge card F150 boxes at 320 and not at 416 is a faint box there (session 108, rule 155).
+    ``small_cards``: where the full view's sure boxes have a median long side under this share of the image's
+    long side, every view is read again by the small cards' detector (``card-detector-<family>-photo-small.onnx``,
+    when the models folder has one, at the size its file was trained at) in place of this one's (None: never).
+    Why: a detector trained and read larger boxes more of the small cards of the synthetic scenes and fewer of the
+    large cards of the real photos (sessions 106-108, rules 146-157); the cards' own size, seen in a first view,
+    says which of the two an image wants.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -578,7 +589,8 @@ class CardDetector:
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
-                 det_size: int | None = None, also_size: int | None = None, also_faint: bool = False) -> None:
+                 det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
+                 small_cards: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -664,6 +676,19 @@ class CardDetector:
                              f"for {self.det_path.name}")
         self.also_size = also_size
         self.also_faint = also_faint
+        if small_cards is not None and not 0.0 < small_cards < 1.0:
+            raise ValueError(f"small_cards must be in (0, 1) or None, got {small_cards!r}")
+        self.small_cards = small_cards
+        self.small_path = self.models_dir / small_detector_file(family)
+        self.small_det = None  # loaded only when it will be read
+        self.small_imgsz = self.imgsz
+        if small_cards is not None and self.small_path.is_file():
+            self.small_det = _session(self.small_path, threads)
+            small_shape = self.small_det.get_inputs()[0].shape
+            if isinstance(small_shape[2], int) and self.det_stride is not None:
+                raise ValueError(f"{self.small_path.name} has a fixed input; read it with square views")
+            self.small_imgsz = (int(small_shape[2]) if isinstance(small_shape[2], int)
+                                else trained_size(self.small_det.get_modelmeta().custom_metadata_map, DETECTOR_SIZE))
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -819,13 +844,15 @@ class CardDetector:
             faint_boxes.append(b[low])
             faint_scores.append(sc[low])
 
-        for view in self.scale_boxes(image_bgr):
+        views, small = self.routed_scale_boxes(image_bgr)
+        for view in views:
             add_view(view, self.view_overlap)
         if self.zoom is not None:
             # sure boxes only: its faint ones are mostly a big card's pips and indices, and they took the
             # places (FAINT_MAX) of the faint boxes of whole cards on the real photos (session 69)
-            zoomed_by = self.family_det if self.family_views == "zoom" else None
-            add_view(self._boxes_at(image_bgr, self.zoom, session=zoomed_by), self.zoom_overlap)
+            zoomed_by = self.small_det if small else self.family_det if self.family_views == "zoom" else None
+            add_view(self._boxes_at(image_bgr, self.zoom, session=zoomed_by,
+                                    size=self.small_imgsz if small else None), self.zoom_overlap)
         if self.family_det is not None and self.family_views == "added":
             add_view(self._boxes_at(image_bgr, 1.0, session=self.family_det), self.view_overlap)
         if self.also_size is not None:  # the whole image again at another size, faint boxes too with ``also_faint``
@@ -875,11 +902,32 @@ class CardDetector:
             keep_idx.append(i)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
 
-    def scale_boxes(self, image_bgr: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def scale_boxes(self, image_bgr: np.ndarray, session=None, size: int | None = None
+                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(boxes, scores, classes) of the image at each of ``scales``, down to ``faint_conf`` (None: the threshold):
-        all the detector saw there before :meth:`find_boxes` weighs one view's boxes against another's.  Public so
-        that a bench can tell a card the detector never boxed from one a later step dropped."""
-        return [self._boxes_at(image_bgr, f, self.faint_conf) for f in self.scales]
+        all the detector saw there before :meth:`find_boxes` weighs one view's boxes against another's (``session``
+        read at ``size``, as :meth:`_boxes_at`).  Public so that a bench can tell a card the detector never boxed
+        from one a later step dropped."""
+        return [self._boxes_at(image_bgr, f, self.faint_conf, session, size) for f in self.scales]
+
+    def routed_scale_boxes(self, image_bgr: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
+        """:meth:`scale_boxes` by the detector the image's cards call for, and whether that was the small cards'
+        (``small_cards``: every scale read again by it where the first detector's full view finds the cards small,
+        the first reading dropped)."""
+        views = self.scale_boxes(image_bgr)
+        if self.small_det is None or not self._cards_small(image_bgr, views):
+            return views, False
+        return self.scale_boxes(image_bgr, self.small_det, self.small_imgsz), True
+
+    def _cards_small(self, image_bgr: np.ndarray, views: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> bool:
+        """Whether the sure boxes of the full view (of ``views``, one per scale; read anew where 1 is not a scale)
+        have a median long side under ``small_cards`` of the image's long side; False where it has none."""
+        b, sc, _ = views[self.scales.index(1.0)] if 1.0 in self.scales else self._boxes_at(image_bgr, 1.0)
+        b = b[sc >= self.conf]
+        if not len(b):
+            return False
+        side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+        return bool(np.median(side) < self.small_cards * max(image_bgr.shape[:2]))
 
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -922,7 +970,7 @@ class CardDetector:
                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
         size = size or self.imgsz
         if factor > 1.0:  # a zoomed view: the detector's input that many times larger, for small cards
-            size = int(round(self.imgsz * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
+            size = int(round(size * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
         img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         if session is None:  # the shared (or the family's "all") detector, its input name read once at start
@@ -1009,10 +1057,14 @@ class CardDetector:
         return out_list
 
     def outline_model_warning(self) -> str | None:
-        """What to tell whoever asked for the outline model when it is not read (None when it is, or was not
-        asked for): a reading by the finders alone, or without the outline check of weakly named faces
-        (``outlined_min_prob``), must not pass for one with the model."""
+        """What to tell whoever asked for the outline model (or the small cards' detector) when it is not read (None
+        when it is, or was not asked for): a reading by the finders alone, or without the outline check of weakly
+        named faces (``outlined_min_prob``), or of small cards by the one detector, must not pass for one with the
+        model."""
         said = []
+        if self.small_cards is not None and self.small_det is None:
+            said.append(f"no small cards' detector read ({self.small_path} missing): every image is read by "
+                        f"{self.det_path.name}")
         if self.outline_model_asked and self.outline_model is None:
             said.append(f"no outline model read ({self.outline_path} missing, or no corner model): each card is "
                         f"turned upright by the outline finders alone")

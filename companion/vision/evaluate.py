@@ -654,6 +654,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--also-faint", action=argparse.BooleanOptionalAction, default=None,
                    help="with --also-size, read that view's faint boxes too, as the full view's (default: the "
                         "family's PHOTO_FAMILY value, else not)")
+    p.add_argument("--small-cards", type=float, default=None, metavar="SHARE",
+                   help="read an image whose full view's sure boxes have a median long side under SHARE of the "
+                        "image's with card-detector-<family>-photo-small.onnx where the models folder has one "
+                        "(default: the family's PHOTO_FAMILY value, else not; 0: not)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -807,7 +811,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  size_large=args.size_large,
                                                  size_spares_covered=args.size_spares_covered,
                                                  whole_upright=args.whole_upright, det_size=args.det_size,
-                                                 also_size=args.also_size, also_faint=args.also_faint),
+                                                 also_size=args.also_size, also_faint=args.also_faint,
+                                                 small_cards=args.small_cards),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -839,6 +844,8 @@ def main(argv: list[str] | None = None) -> int:
                     "covered_box_shrink": detector.covered_box_shrink,
                     "one_deck": detector.one_deck, "square": detector.det_stride is None, "det_size": detector.imgsz,
                     "also_size": detector.also_size, "also_faint": detector.also_faint,
+                    "small_cards": detector.small_cards if detector.small_det is not None else None,
+                    "small_detector": detector.small_path.name if detector.small_det is not None else None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

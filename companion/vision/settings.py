@@ -468,7 +468,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    box_shrink: float | None = None, covered_box_shrink: float | None = None,
                    size_large: float | None = None, size_spares_covered: bool | None = None,
                    whole_upright: str | None = None, det_size: int | None = None,
-                   also_size: int | None = None, also_faint: bool | None = None) -> dict:
+                   also_size: int | None = None, also_faint: bool | None = None,
+                   small_cards: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -514,7 +515,9 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``covered_box_shrink`` (None: the family's, else as the others; 0: as the others), and the detector read at the
     input long side ``det_size`` (None: the family's, else the size its file was trained at; 0: that size), and the
     whole image read once more at the long side ``also_size`` (None: the family's, else not; 0: not), its faint
-    boxes too where ``also_faint`` (None: the family's, else not).
+    boxes too where ``also_faint`` (None: the family's, else not), and an image whose cards are small (the full view's
+    sure boxes' median long side under ``small_cards`` of the image's) read by the small cards' detector (None: the
+    family's, else not; 0: not).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -522,7 +525,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
-    ``also_size``, ``also_faint`` or ``merge_iou``, it replaces the
+    ``also_size``, ``also_faint``, ``small_cards`` or ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -590,4 +593,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "det_size": (int(own["det_size"]) if "det_size" in own else None) if det_size is None else (det_size or None),
             "also_size": ((int(own["also_size"]) if "also_size" in own else None) if also_size is None
                           else (also_size or None)),
-            "also_faint": bool(own.get("also_faint", False)) if also_faint is None else also_faint}
+            "also_faint": bool(own.get("also_faint", False)) if also_faint is None else also_faint,
+            "small_cards": own.get("small_cards") if small_cards is None else (small_cards or None)}

@@ -34,7 +34,7 @@ def _given_boxes(det: CardDetector, boxes: dict, calls: list | None = None):
     the threshold asked (``det.conf`` when none is), alike in every view, class 0; each threshold asked is appended to
     ``calls``."""
 
-    def boxes_at(img, factor, conf=None, session=None):
+    def boxes_at(img, factor, conf=None, session=None, size=None):
         if calls is not None:
             calls.append(conf)
         scored = [(b, v[0] if isinstance(v, tuple) else v) for b, v in boxes.items()]
@@ -893,7 +893,7 @@ def test_a_card_found_by_two_shrunk_views_counts_once(french, monkeypatch):
         (320.0, 40.0, 395.0, 330.0)
     found_at = {1.0: [small], 0.65: [big], 0.45: [again, other]}  # the full view finds only a small card
 
-    def boxes_at(img, factor, conf=None, session=None):
+    def boxes_at(img, factor, conf=None, session=None, size=None):
         b = found_at[factor]
         return np.array(b, dtype=np.float64).reshape(-1, 4), np.full(len(b), 0.5), np.zeros(len(b), dtype=int)
 
@@ -918,7 +918,7 @@ def test_the_zoomed_view_adds_only_sure_boxes_no_other_view_holds(french, monkey
     found_at = {1.0: [(card, 0.6), (faint_card, 0.1)], 0.65: [],
                 1.7: [(small, 0.5), (again, 0.7)] + [(p, 0.25) for p in pieces]}
 
-    def boxes_at(img, factor, conf=None, session=None):
+    def boxes_at(img, factor, conf=None, session=None, size=None):
         b = [(box, s) for box, s in found_at[factor] if s >= (det.conf if conf is None else conf)]
         return (np.array([x for x, _ in b], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in b]),
                 np.zeros(len(b), dtype=int))
@@ -940,7 +940,7 @@ def test_a_covered_card_beside_a_found_one_is_kept_under_larger_overlaps(french,
     assert 0.2 < float(box_iou(np.array(under), np.array([top]))[0]) < 0.5
     found_at = {1.0: [top], 0.65: [], 1.7: [under, again]}
 
-    def boxes_at(img, factor, conf=None, session=None):
+    def boxes_at(img, factor, conf=None, session=None, size=None):
         b = found_at[factor]
         return np.array(b, dtype=np.float64).reshape(-1, 4), np.full(len(b), 0.6), np.zeros(len(b), dtype=int)
 
@@ -955,7 +955,7 @@ def test_a_covered_card_beside_a_found_one_is_kept_under_larger_overlaps(french,
     # ... and a faint box of that covered card, under a larger ``faint_overlap``
     found_at = {1.0: [top, under], 0.65: [], 1.7: []}
 
-    def faint_at(img, factor, conf=None, session=None):
+    def faint_at(img, factor, conf=None, session=None, size=None):
         b = found_at[factor]
         scores = np.array([0.6, 0.1][: len(b)])
         keep = scores >= (det.conf if conf is None else conf)
@@ -981,7 +981,7 @@ def test_a_faint_box_overlapping_more_must_be_scored_enough_and_hold_no_surer_ca
     assert 0.2 < float(box_iou(np.array(around), np.array([top]))[0]) < 0.7
 
     def run(faint: list[tuple[tuple, float]], **options) -> list[tuple]:
-        def boxes_at(img, factor, conf=None, session=None):
+        def boxes_at(img, factor, conf=None, session=None, size=None):
             b = [(top, 0.6)] + faint if factor == 1.0 else []
             b = [(x, s) for x, s in b if s >= (det.conf if conf is None else conf)]
             return (np.array([x for x, _ in b], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in b]),

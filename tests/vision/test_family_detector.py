@@ -145,7 +145,7 @@ def test_the_familys_detector_reads_only_the_views_it_is_given(monkeypatch) -> N
         (200.0, 40.0, 300.0, 180.0), (52.0, 42.0, 150.0, 178.0)
     read = []
 
-    def boxes_at(img, factor, conf=None, session=None):
+    def boxes_at(img, factor, conf=None, session=None, size=None):
         who = "own" if session is own else "shared"
         read.append((factor, who))
         b = {(1.0, "shared"): [card], (1.7, "own"): [small], (1.0, "own"): [missed, again]}.get((factor, who), [])
@@ -234,3 +234,51 @@ def test_one_more_view_of_the_whole_image_at_another_size_adds_only_cards_no_ear
     settings = photo_settings(family="french")
     assert settings["also_size"] is None and settings["also_faint"] is False  # not read by main's settings
     assert photo_settings(family="french", also_size=416, also_faint=True)["also_size"] == 416
+
+
+def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_every_view(models_copy, monkeypatch
+                                                                                          ) -> None:
+    """``small_cards`` (session 109): where the full view's sure boxes have a median long side under that share of
+    the image's, every view (full, shrunk, zoomed) is read again by ``card-detector-<family>-photo-small.onnx`` at
+    the size its file was trained at, and the first detector's boxes are dropped; large cards, or no sure box, keep
+    the first reading.  A missing file is said, a share outside (0, 1) is a clear error."""
+    import copy
+
+    from companion.vision.detector import small_detector_file
+
+    shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
+    french = CardDetector("french", models_dir=models_copy, small_cards=0.2,
+                          **{k: v for k, v in photo_settings(family="french").items() if k != "small_cards"})
+    assert french.small_det is not None and french.small_imgsz == 320 and french.outline_model_warning() is None
+    small, large = (100.0, 100.0, 140.0, 160.0), (50.0, 40.0, 250.0, 330.0)  # 60 and 290 px of a 400 px image
+    read = []
+
+    def boxes_at(first):
+        def at(img, factor, conf=None, session=None, size=None):
+            ours = session is french.small_det
+            read.append((factor, "small" if ours else "first", size))
+            found = [] if factor != 1.0 else [((1.0, 1.0, 30.0, 30.0), 0.9)] if ours else first
+            return (np.array([b for b, _ in found], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in found]),
+                    np.zeros(len(found), dtype=int))
+        return at
+
+    for first, routed in (([(small, 0.6), (large, 0.1)], True), ([(large, 0.6)], False), ([(small, 0.2)], False)):
+        det = copy.copy(french)
+        det.outlines, det.faint_conf, det.outline_model, det.outline_model_boxes = False, None, None, None
+        monkeypatch.setattr(det, "_boxes_at", boxes_at(first))
+        read.clear()
+        boxes, _, _ = det.find_boxes(np.zeros((400, 300, 3), np.uint8))
+        firsts = [(f, "first", None) for f in det.scales] + [(det.zoom, "first", None)]
+        if routed:
+            assert boxes.tolist() == [[1.0, 1.0, 30.0, 30.0]]  # the small cards' detector's boxes only
+            assert read == firsts[:-1] + [(f, "small", 320) for f in det.scales] + [(det.zoom, "small", 320)]
+        else:
+            assert read == firsts and [1.0, 1.0, 30.0, 30.0] not in boxes.tolist()
+    (models_copy / small_detector_file("french")).unlink()
+    missing = CardDetector("french", models_dir=models_copy, small_cards=0.2)
+    assert missing.small_det is None and small_detector_file("french") in missing.outline_model_warning()
+    for bad in (0.0, 1.0, -0.1):
+        with pytest.raises(ValueError, match="small_cards"):
+            CardDetector("french", small_cards=bad)
+    assert photo_settings(family="french", small_cards=0.16)["small_cards"] == 0.16
+    assert photo_settings(family="french", small_cards=0)["small_cards"] is None
