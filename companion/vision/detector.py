@@ -554,7 +554,8 @@ class CardDetector:
     when the models folder has one, at the size its file was trained at) in place of this one's (None: never).
     Why: a detector trained and read larger boxes more of the small cards of the synthetic scenes and fewer of the
     large cards of the real photos (sessions 106-108, rules 146-157); the cards' own size, seen in a first view,
-    says which of the two an image wants.
+    says which of the two an image wants.  ``small_size``: the long side that detector reads the full view at (a
+    dynamic input only; None: the size its file was trained at), the shrunk and zoomed views as ``det_size``'s.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -590,7 +591,7 @@ class CardDetector:
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
-                 small_cards: float | None = None) -> None:
+                 small_cards: float | None = None, small_size: int | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -685,10 +686,14 @@ class CardDetector:
         if small_cards is not None and self.small_path.is_file():
             self.small_det = _session(self.small_path, threads)
             small_shape = self.small_det.get_inputs()[0].shape
-            if isinstance(small_shape[2], int) and self.det_stride is not None:
+            small_dynamic = not isinstance(small_shape[2], int)
+            if not small_dynamic and self.det_stride is not None:
                 raise ValueError(f"{self.small_path.name} has a fixed input; read it with square views")
-            self.small_imgsz = (int(small_shape[2]) if isinstance(small_shape[2], int)
-                                else trained_size(self.small_det.get_modelmeta().custom_metadata_map, DETECTOR_SIZE))
+            if small_size is not None and not _readable_size(small_size, small_dynamic):
+                raise ValueError(f"small_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector "
+                                 f"with a dynamic input, got {small_size!r} for {self.small_path.name}")
+            self.small_imgsz = (small_size or trained_size(self.small_det.get_modelmeta().custom_metadata_map,
+                                                           DETECTOR_SIZE) if small_dynamic else int(small_shape[2]))
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)

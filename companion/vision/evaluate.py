@@ -658,6 +658,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="read an image whose full view's sure boxes have a median long side under SHARE of the "
                         "image's with card-detector-<family>-photo-small.onnx where the models folder has one "
                         "(default: the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--small-size", type=int, default=None, metavar="N",
+                   help="with --small-cards, read that detector's full view at long side N (default: the family's "
+                        "PHOTO_FAMILY value, else the size its file was trained at)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -812,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  size_spares_covered=args.size_spares_covered,
                                                  whole_upright=args.whole_upright, det_size=args.det_size,
                                                  also_size=args.also_size, also_faint=args.also_faint,
-                                                 small_cards=args.small_cards),
+                                                 small_cards=args.small_cards, small_size=args.small_size),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -846,6 +849,7 @@ def main(argv: list[str] | None = None) -> int:
                     "also_size": detector.also_size, "also_faint": detector.also_faint,
                     "small_cards": detector.small_cards if detector.small_det is not None else None,
                     "small_detector": detector.small_path.name if detector.small_det is not None else None,
+                    "small_size": detector.small_imgsz if detector.small_det is not None else None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

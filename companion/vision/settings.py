@@ -469,7 +469,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    size_large: float | None = None, size_spares_covered: bool | None = None,
                    whole_upright: str | None = None, det_size: int | None = None,
                    also_size: int | None = None, also_faint: bool | None = None,
-                   small_cards: float | None = None) -> dict:
+                   small_cards: float | None = None, small_size: int | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -517,7 +517,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     whole image read once more at the long side ``also_size`` (None: the family's, else not; 0: not), its faint
     boxes too where ``also_faint`` (None: the family's, else not), and an image whose cards are small (the full view's
     sure boxes' median long side under ``small_cards`` of the image's) read by the small cards' detector (None: the
-    family's, else not; 0: not).
+    family's, else not; 0: not), that detector read at the long side ``small_size`` (None: the family's, else the
+    size its file was trained at; 0: that size).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -525,7 +526,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
-    ``also_size``, ``also_faint``, ``small_cards`` or ``merge_iou``, it replaces the
+    ``also_size``, ``also_faint``, ``small_cards``, ``small_size`` or ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -594,4 +595,6 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "also_size": ((int(own["also_size"]) if "also_size" in own else None) if also_size is None
                           else (also_size or None)),
             "also_faint": bool(own.get("also_faint", False)) if also_faint is None else also_faint,
-            "small_cards": own.get("small_cards") if small_cards is None else (small_cards or None)}
+            "small_cards": own.get("small_cards") if small_cards is None else (small_cards or None),
+            "small_size": ((int(own["small_size"]) if "small_size" in own else None) if small_size is None
+                           else (small_size or None))}

@@ -247,8 +247,8 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     from companion.vision.detector import small_detector_file
 
     shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
-    french = CardDetector("french", models_dir=models_copy, small_cards=0.2,
-                          **{k: v for k, v in photo_settings(family="french").items() if k != "small_cards"})
+    settings = {k: v for k, v in photo_settings(family="french").items() if k not in ("small_cards", "small_size")}
+    french = CardDetector("french", models_dir=models_copy, small_cards=0.2, **settings)
     assert french.small_det is not None and french.small_imgsz == 320 and french.outline_model_warning() is None
     small, large = (100.0, 100.0, 140.0, 160.0), (50.0, 40.0, 250.0, 330.0)  # 60 and 290 px of a 400 px image
     read = []
@@ -280,5 +280,9 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     for bad in (0.0, 1.0, -0.1):
         with pytest.raises(ValueError, match="small_cards"):
             CardDetector("french", small_cards=bad)
+    shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
+    assert CardDetector("french", models_dir=models_copy, small_cards=0.2, small_size=480).small_imgsz == 480
+    with pytest.raises(ValueError, match="small_size"):
+        CardDetector("french", models_dir=models_copy, small_cards=0.2, small_size=500)
     assert photo_settings(family="french", small_cards=0.16)["small_cards"] == 0.16
     assert photo_settings(family="french", small_cards=0)["small_cards"] is None
