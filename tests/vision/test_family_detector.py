@@ -284,5 +284,10 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     assert CardDetector("french", models_dir=models_copy, small_cards=0.2, small_size=480).small_imgsz == 480
     with pytest.raises(ValueError, match="small_size"):
         CardDetector("french", models_dir=models_copy, small_cards=0.2, small_size=500)
+    # shipped (rule 159): French photos route images whose cards are under 0.2 of the long side to F156, read at 416
+    assert photo_settings(family="french")["small_cards"] == 0.2
+    assert photo_settings(family="spanish")["small_cards"] is None
+    shipped = CardDetector("french", **photo_settings(family="french"))
+    assert shipped.small_det is not None and shipped.small_imgsz == 416 and shipped.outline_model_warning() is None
     assert photo_settings(family="french", small_cards=0.16)["small_cards"] == 0.16
     assert photo_settings(family="french", small_cards=0)["small_cards"] is None
