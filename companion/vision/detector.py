@@ -915,7 +915,8 @@ class CardDetector:
         from one a later step dropped."""
         return [self._boxes_at(image_bgr, f, self.faint_conf, session, size) for f in self.scales]
 
-    def routed_scale_boxes(self, image_bgr: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
+    def routed_scale_boxes(self, image_bgr: np.ndarray
+                           ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
         """:meth:`scale_boxes` by the detector the image's cards call for, and whether that was the small cards'
         (``small_cards``: every scale read again by it where the first detector's full view finds the cards small,
         the first reading dropped)."""
