@@ -452,7 +452,8 @@ def test_the_outline_models_outlines_no_box_covers_can_name_a_card_the_detector_
         det = table_detector("french", outline_model_boxes=boxes_seen)
         whole = det._boxes_at
 
-        def missing_first(img, factor, conf=None, _whole=whole):  # the detector misses the first card
+        # the detector misses the first card
+        def missing_first(img, factor, conf=None, session=None, size=None, _whole=whole):
             b, s, c = _whole(img, factor, conf)
             keep = [i for i in range(len(b)) if _upright_iou_boxes(b[i], truth[0]["box"]) < 0.3]
             return b[keep], s[keep], c[keep]

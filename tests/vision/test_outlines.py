@@ -121,7 +121,8 @@ def test_an_outline_named_weakly_counts_at_the_table_not_in_a_photo(monkeypatch)
     for det in (table, photo):
         assert det.outlines
         # the detector finds nothing here; the classifier names the outline 3S at p 0.3
-        monkeypatch.setattr(det, "_boxes_at", lambda image, f, conf=None, session=None: (np.zeros((0, 4)), np.zeros(0), np.zeros(0, int)))
+        monkeypatch.setattr(det, "_boxes_at", lambda image, f, conf=None, session=None, size=None:
+                            (np.zeros((0, 4)), np.zeros(0), np.zeros(0, int)))
         index = {v: k for k, v in det.cls_names.items()}
 
         def weak(crops, corner_crops=None, upright=None, overlapped=None):
