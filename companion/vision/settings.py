@@ -260,7 +260,8 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # 0.149.
 # Judged on fresh fr6682-6685: mAP50 0.7392 -> 0.7587, 0.7201 -> 0.7327, 0.7051 -> 0.7233, 0.7025 -> 0.7148
 # (mAP50-95 +0.034 to +0.047 on each; back AP50 +0.08 to +0.13); real photos 507 = 507 of 527 at 0.139 -> 0.145 false
-# per photo (test half 251 = 251 of 265 at 0.128 -> 0.142); 60 scenes 1.05x.  F156 read larger for them
+# per photo (test half 251 = 251 of 265 at 0.128 -> 0.142); 60 scenes 1.05x, but a 1280x720 frame of small cards read
+# with one view (``evaluate latency --scales 1``) 72.8 -> 94.8 ms, as it is read twice.  F156 read larger for them
 # (``small_size`` 480 / 544, rule 160): tune mean -0.0027 / +0.0036 against rule 159's, not judged.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
