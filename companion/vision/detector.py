@@ -401,6 +401,20 @@ def _readable_size(size: int, dynamic: bool) -> bool:
     return dynamic and size % DETECTOR_STRIDE == 0 and 128 <= size <= 1280
 
 
+def _reading_size(session, asked: int | None, what: str, path: Path) -> tuple[int, bool]:
+    """The input long side a detector ``session`` (from ``path``) is read at, and whether its input is dynamic: a
+    dynamic input at ``asked`` where given (else the size its file says it was trained at), a fixed one at its one
+    size.  ``asked`` it cannot take is a ValueError naming the option ``what``."""
+    shape = session.get_inputs()[0].shape
+    dynamic = not isinstance(shape[2], int)
+    if asked is not None and not _readable_size(asked, dynamic):
+        raise ValueError(f"{what} must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector with a "
+                         f"dynamic input, got {asked!r} for {path.name}")
+    if not dynamic:
+        return int(shape[2]), False
+    return asked or trained_size(session.get_modelmeta().custom_metadata_map, DETECTOR_SIZE), True
+
+
 def _tighter(box: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """``box``, or the one outline lying inside it when the box is loose around it (the outline fills
     30-70 % of the box).
@@ -657,14 +671,8 @@ class CardDetector:
         self.det = _session(self.det_path, threads)
         self.det_names = _names(self.det)
         self.det_input = self.det.get_inputs()[0].name
-        shape = self.det.get_inputs()[0].shape
-        dynamic = not isinstance(shape[2], int)
         # a dynamic input is read at ``det_size`` where given, else at the size its file says it was trained at
-        if det_size is not None and not _readable_size(det_size, dynamic):
-            raise ValueError(f"det_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector with a "
-                             f"dynamic input, got {det_size!r} for {self.det_path.name}")
-        self.imgsz = (det_size or trained_size(self.det.get_modelmeta().custom_metadata_map, DETECTOR_SIZE)
-                      if dynamic else int(shape[2]))
+        self.imgsz, dynamic = _reading_size(self.det, det_size, "det_size", self.det_path)
         # a detector exported with a dynamic input reads a frame letterboxed to its own shape's stride multiple
         self.det_stride = DETECTOR_STRIDE if dynamic and not square else None
         if not dynamic:
@@ -685,15 +693,9 @@ class CardDetector:
         self.small_imgsz = self.imgsz
         if small_cards is not None and self.small_path.is_file():
             self.small_det = _session(self.small_path, threads)
-            small_shape = self.small_det.get_inputs()[0].shape
-            small_dynamic = not isinstance(small_shape[2], int)
+            self.small_imgsz, small_dynamic = _reading_size(self.small_det, small_size, "small_size", self.small_path)
             if not small_dynamic and self.det_stride is not None:
                 raise ValueError(f"{self.small_path.name} has a fixed input; read it with square views")
-            if small_size is not None and not _readable_size(small_size, small_dynamic):
-                raise ValueError(f"small_size must be a multiple of {DETECTOR_STRIDE} in [128, 1280] for a detector "
-                                 f"with a dynamic input, got {small_size!r} for {self.small_path.name}")
-            self.small_imgsz = (small_size or trained_size(self.small_det.get_modelmeta().custom_metadata_map,
-                                                           DETECTOR_SIZE) if small_dynamic else int(small_shape[2]))
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
