@@ -920,17 +920,19 @@ class CardDetector:
     def routed_scale_boxes(self, image_bgr: np.ndarray
                            ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
         """:meth:`scale_boxes` by the detector the image's cards call for, and whether that was the small cards'
-        (``small_cards``: every scale read again by it where the first detector's full view finds the cards small,
-        the first reading dropped)."""
-        views = self.scale_boxes(image_bgr)
-        if self.small_det is None or not self._cards_small(image_bgr, views):
-            return views, False
-        return self.scale_boxes(image_bgr, self.small_det, self.small_imgsz), True
+        (``small_cards``: the first detector's full view is read first, and where it finds the cards small every
+        scale is read by the small cards' detector instead, that view dropped and the other scales never read)."""
+        if self.small_det is None:
+            return self.scale_boxes(image_bgr), False
+        full = self._boxes_at(image_bgr, 1.0, self.faint_conf if 1.0 in self.scales else None)
+        if self._cards_small(image_bgr, full):
+            return self.scale_boxes(image_bgr, self.small_det, self.small_imgsz), True
+        return [full if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf) for f in self.scales], False
 
-    def _cards_small(self, image_bgr: np.ndarray, views: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> bool:
-        """Whether the sure boxes of the full view (of ``views``, one per scale; read anew where 1 is not a scale)
-        have a median long side under ``small_cards`` of the image's long side; False where it has none."""
-        b, sc, _ = views[self.scales.index(1.0)] if 1.0 in self.scales else self._boxes_at(image_bgr, 1.0)
+    def _cards_small(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray]) -> bool:
+        """Whether the sure boxes of the ``full`` view have a median long side under ``small_cards`` of the image's
+        long side; False where it has none."""
+        b, sc, _ = full
         b = b[sc >= self.conf]
         if not len(b):
             return False
