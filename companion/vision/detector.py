@@ -45,6 +45,7 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
                                     side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
+from companion.vision.fusion import fuse_readings, mirror_boxes
 from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
                                       merge_same_cards, one_of_each)
 # (ModelError and letterbox are imported from here too)
@@ -570,6 +571,18 @@ class CardDetector:
     large cards of the real photos (sessions 106-108, rules 146-157); the cards' own size, seen in a first view,
     says which of the two an image wants.  ``small_size``: the long side that detector reads the full view at (a
     dynamic input only; None: the size its file was trained at), the shrunk and zoomed views as ``det_size``'s.
+    ``small_first``: the small cards' detector reads the full view first, and where its own sure boxes' median long
+    side is under this share of the image's the first detector is never read; otherwise the image is routed by the
+    first detector's full view as above (None: the first detector always reads first).  Why: a frame of small cards
+    was read twice (session 110); routing by the small cards' detector's boxes alone (at 0.2) moved images near the
+    bar to the other detector and lost up to 0.004 mAP50 on a fresh seed (rule 162), so it decides alone only where
+    the cards are clearly small.  ``small_square``: the small cards' detector's views letterboxed to its square
+    (True) or padded to its stride only (False; None: as ``square``).
+    ``flip``: the full view (whichever detector reads it) read a second time mirrored left to right, its boxes mapped
+    back and fused with the first reading's (:func:`companion.vision.fusion.fuse_readings`: a pair the mean score and
+    the score-weighted box, a box one reading alone found kept at ``flip`` times its score; None: read once).  Why:
+    the detectors were trained with left-right flips, and a second look at every card from other anchors ranks and
+    places its box better (session 110, rule 163).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -605,7 +618,8 @@ class CardDetector:
                  faint_corner_windows: int | None = None, faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
-                 small_cards: float | None = None, small_size: int | None = None) -> None:
+                 small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
+                 small_square: bool | None = None, flip: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -696,6 +710,16 @@ class CardDetector:
             self.small_imgsz, small_dynamic = _reading_size(self.small_det, small_size, "small_size", self.small_path)
             if not small_dynamic and self.det_stride is not None:
                 raise ValueError(f"{self.small_path.name} has a fixed input; read it with square views")
+            if small_square is False and not small_dynamic:
+                raise ValueError(f"{self.small_path.name} has a fixed input; small_square=False needs a dynamic one")
+        # the small cards' detector's views padded to its stride only, or letterboxed to its square as the first's
+        self.small_stride = self.det_stride if small_square is None else None if small_square else DETECTOR_STRIDE
+        if small_first is not None and not 0.0 < small_first < 1.0:
+            raise ValueError(f"small_first must be in (0, 1) or None, got {small_first!r}")
+        self.small_first = small_first
+        if flip is not None and not 0.0 < flip <= 1.0:
+            raise ValueError(f"flip must be in (0, 1] or None, got {flip!r}")
+        self.flip = flip
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -913,31 +937,63 @@ class CardDetector:
                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(boxes, scores, classes) of the image at each of ``scales``, down to ``faint_conf`` (None: the threshold):
         all the detector saw there before :meth:`find_boxes` weighs one view's boxes against another's (``session``
-        read at ``size``, as :meth:`_boxes_at`).  Public so that a bench can tell a card the detector never boxed
-        from one a later step dropped."""
-        return [self._boxes_at(image_bgr, f, self.faint_conf, session, size) for f in self.scales]
+        read at ``size``, as :meth:`_boxes_at`; the full view fused with its mirrored reading where ``flip``).
+        Public so that a bench can tell a card the detector never boxed from one a later step dropped."""
+        views = []
+        for f in self.scales:
+            view = self._boxes_at(image_bgr, f, self.faint_conf, session, size)
+            views.append(self._fused(image_bgr, view, self.faint_conf, session, size) if f == 1.0 else view)
+        return views
+
+    def _fused(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray], conf: float | None,
+               session=None, size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The full view's boxes ``full`` (read down to ``conf`` by ``session`` at ``size``, as :meth:`_boxes_at`)
+        fused with a reading of the image mirrored left to right where ``flip`` says (:func:`fuse_readings`, a box
+        one reading alone found kept at ``flip`` times its score); as they are where ``flip`` is None."""
+        if self.flip is None:
+            return full
+        b, sc, c = self._boxes_at(cv2.flip(image_bgr, 1), 1.0, conf, session, size)
+        return fuse_readings(full, (mirror_boxes(b, image_bgr.shape[1]), sc, c), self.flip,
+                             self.conf if conf is None else conf)
 
     def routed_scale_boxes(self, image_bgr: np.ndarray
                            ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
         """:meth:`scale_boxes` by the detector the image's cards call for, and whether that was the small cards'
         (``small_cards``: the first detector's full view is read first, and where it finds the cards small every
-        scale is read by the small cards' detector instead, that view dropped and the other scales never read)."""
+        scale is read by the small cards' detector instead, that view dropped and the other scales never read;
+        ``small_first``: the small cards' detector's full view is read first, see the class)."""
         if self.small_det is None:
             return self.scale_boxes(image_bgr), False
-        full = self._boxes_at(image_bgr, 1.0, self.faint_conf if 1.0 in self.scales else None)
+        full_conf = self.faint_conf if 1.0 in self.scales else None
+        if self.small_first is not None:
+            # the small cards' detector reads first: where its own boxes are clearly small (under ``small_first``)
+            # the first detector is never read; else the image is routed by the first detector's boxes, as without
+            small = self._boxes_at(image_bgr, 1.0, full_conf, self.small_det, self.small_imgsz)
+            if not self._cards_small(image_bgr, small, self.small_first):
+                full = self._boxes_at(image_bgr, 1.0, full_conf)
+                if not self._cards_small(image_bgr, full):
+                    full = self._fused(image_bgr, full, full_conf)
+                    return [full if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf)
+                            for f in self.scales], False
+            small = self._fused(image_bgr, small, full_conf, self.small_det, self.small_imgsz)
+            return [small if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf, self.small_det,
+                                                            self.small_imgsz) for f in self.scales], True
+        full = self._boxes_at(image_bgr, 1.0, full_conf)
         if self._cards_small(image_bgr, full):
             return self.scale_boxes(image_bgr, self.small_det, self.small_imgsz), True
+        full = self._fused(image_bgr, full, full_conf)
         return [full if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf) for f in self.scales], False
 
-    def _cards_small(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray]) -> bool:
-        """Whether the sure boxes of the ``full`` view have a median long side under ``small_cards`` of the image's
-        long side; False where it has none."""
+    def _cards_small(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray],
+                     share: float | None = None) -> bool:
+        """Whether the sure boxes of the ``full`` view have a median long side under ``share`` (None:
+        ``small_cards``) of the image's long side; False where it has none."""
         b, sc, _ = full
         b = b[sc >= self.conf]
         if not len(b):
             return False
         side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-        return bool(np.median(side) < self.small_cards * max(image_bgr.shape[:2]))
+        return bool(np.median(side) < (share or self.small_cards) * max(image_bgr.shape[:2]))
 
     def _faint_boxes(self, b: np.ndarray, sc: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -981,7 +1037,8 @@ class CardDetector:
         size = size or self.imgsz
         if factor > 1.0:  # a zoomed view: the detector's input that many times larger, for small cards
             size = int(round(size * factor / DETECTOR_STRIDE)) * DETECTOR_STRIDE
-        img, r, (pad_x, pad_y) = letterbox(view, size, self.det_stride, DETECTOR_MIN_SIDE)
+        stride = self.small_stride if session is not None and session is self.small_det else self.det_stride
+        img, r, (pad_x, pad_y) = letterbox(view, size, stride, DETECTOR_MIN_SIDE)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         if session is None:  # the shared (or the family's "all") detector, its input name read once at start
             out = self.det.run(None, {self.det_input: blob})[0]

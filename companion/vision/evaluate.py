@@ -661,6 +661,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small-size", type=int, default=None, metavar="N",
                    help="with --small-cards, read that detector's full view at long side N (default: the family's "
                         "PHOTO_FAMILY value, else the size its file was trained at)")
+    p.add_argument("--small-first", type=float, default=None, metavar="SHARE",
+                   help="with --small-cards, read each image's full view by the small cards' detector first, and "
+                        "where its sure boxes' median long side is under SHARE of the image's, never by the first "
+                        "detector (default: the family's PHOTO_FAMILY value, else not; 0: not)")
+    p.add_argument("--small-square", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --small-cards, letterbox the small cards' detector's views to its square (--no-small-"
+                        "square: pad them to its stride only; default: the family's PHOTO_FAMILY value, else as "
+                        "--square)")
+    p.add_argument("--flip", type=float, default=None, metavar="SHARE",
+                   help="read the full view again mirrored left to right and fuse the two readings, a box one of "
+                        "them alone found keeping SHARE of its score (default: the family's PHOTO_FAMILY value with "
+                        "the shrunk view, none with one view; 0: not)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -815,7 +827,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  size_spares_covered=args.size_spares_covered,
                                                  whole_upright=args.whole_upright, det_size=args.det_size,
                                                  also_size=args.also_size, also_faint=args.also_faint,
-                                                 small_cards=args.small_cards, small_size=args.small_size),
+                                                 small_cards=args.small_cards, small_size=args.small_size,
+                                                 small_first=args.small_first, small_square=args.small_square,
+                                                 flip=args.flip),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -850,6 +864,9 @@ def main(argv: list[str] | None = None) -> int:
                     "small_cards": detector.small_cards if detector.small_det is not None else None,
                     "small_detector": detector.small_path.name if detector.small_det is not None else None,
                     "small_size": detector.small_imgsz if detector.small_det is not None else None,
+                    "small_first": detector.small_first if detector.small_det is not None else None,
+                    "small_square": detector.small_stride is None if detector.small_det is not None else None,
+                    "flip": detector.flip,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

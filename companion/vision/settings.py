@@ -263,6 +263,15 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # per photo (test half 251 = 251 of 265 at 0.128 -> 0.142); 60 scenes 1.05x, but a 1280x720 frame of small cards read
 # with one view (``evaluate latency --scales 1``) 72.8 -> 94.8 ms, as it is read twice.  F156 read larger for them
 # (``small_size`` 480 / 544, rule 160): tune mean -0.0027 / +0.0036 against rule 159's, not judged.
+# French photos read their full view a second time mirrored left to right (CardDetector's ``flip``; rule 163, session
+# 110), by the detector that reads it (F128, or F156 for small cards), the two readings fused
+# (companion.vision.fusion): boxes of one class at IoU >= 0.55 are one box (score-weighted coordinates, the mean
+# score), a box one reading alone found keeps its score (flip 1.0; 0.5, weighted box fusion's, halves it).  Only with
+# the shrunk view: a frame read with one view (the latency figure) is read once, as before.  Tune (spent fr6613 /
+# fr6640): 1.0 0.7279 -> 0.7414, 0.7462 -> 0.7478 (+0.0076), real tune half 256 = 256 of 262; 0.5 0.7381 / 0.7430
+# (+0.0035), 253.  Judged on fresh fr6690-6693: mAP50 0.7256 -> 0.7344, 0.7562 -> 0.7672, 0.7130 -> 0.7207, 0.7099 ->
+# 0.7189 (mAP50-95 +0.010 to +0.018); real photos 507 -> 508 of 527 at 0.145 -> 0.182 false per photo (test half 251
+# -> 252 of 265 at 0.142 -> 0.203); 60 scenes 1.07x.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
@@ -455,7 +464,7 @@ PHOTO_FAMILY: dict[str, dict[str, float | bool | str]] = {
                "faint_min_prob": 0.3, "outlined_min_prob": 0.1, "faint_twin_iou": 0.3, "size_check": 0.5,
                "faintest_below": 0.04, "faint_max": 16, "faint_tta": False, "outlined_faint_from": 0.065,
                "faintest_min_prob": 0.8, "merge_iou": 0.3, "size_large": 1.6, "size_spares_covered": True,
-               "outline_model": True, "outline_model_for": "overlapped", "small_cards": 0.2},
+               "outline_model": True, "outline_model_for": "overlapped", "small_cards": 0.2, "flip": 1.0},
 }
 
 
@@ -481,7 +490,9 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    size_large: float | None = None, size_spares_covered: bool | None = None,
                    whole_upright: str | None = None, det_size: int | None = None,
                    also_size: int | None = None, also_faint: bool | None = None,
-                   small_cards: float | None = None, small_size: int | None = None) -> dict:
+                   small_cards: float | None = None, small_size: int | None = None,
+                   small_first: float | None = None, small_square: bool | None = None,
+                   flip: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -530,7 +541,12 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     boxes too where ``also_faint`` (None: the family's, else not), and an image whose cards are small (the full view's
     sure boxes' median long side under ``small_cards`` of the image's) read by the small cards' detector (None: the
     family's, else not; 0: not), that detector read at the long side ``small_size`` (None: the family's, else the
-    size its file was trained at; 0: that size).
+    size its file was trained at; 0: that size), that detector reading each image's full view first and routing it
+    alone where its boxes' median is under ``small_first`` of the image's (None: the family's, else not; 0: not), its
+    views letterboxed to its square or padded to its stride only as ``small_square`` says (None: the family's, else
+    as ``square``), and the full view
+    read again mirrored and fused with it where ``flip`` gives the share of its score a box one reading alone found
+    keeps (None: the family's with the shrunk view, none with one view; 0: not).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -538,7 +554,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``faint_overlap_from``, ``faint_holds``, ``family_views``, ``outlined_min_prob``, ``faint_twin_iou``, ``size_check``,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
-    ``also_size``, ``also_faint``, ``small_cards``, ``small_size`` or ``merge_iou``, it replaces the
+    ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``
+    or ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -609,4 +626,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "also_faint": bool(own.get("also_faint", False)) if also_faint is None else also_faint,
             "small_cards": own.get("small_cards") if small_cards is None else (small_cards or None),
             "small_size": ((int(own["small_size"]) if "small_size" in own else None) if small_size is None
-                           else (small_size or None))}
+                           else (small_size or None)),
+            "small_first": own.get("small_first") if small_first is None else (small_first or None),
+            "small_square": own.get("small_square") if small_square is None else small_square,
+            "flip": (own.get("flip") if len(chosen) > 1 else None) if flip is None else (flip or None)}

@@ -8,11 +8,13 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.paths import models_dir
-from companion.vision.detector import DETECTOR_FILE, CardDetector, ModelError, detector_file, shipped_detector
+from companion.vision.detector import (DETECTOR_FILE, CardDetector, ModelError, box_iou, detector_file,
+                                       shipped_detector)
 from companion.vision.settings import photo_settings
 
 
@@ -247,7 +249,8 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     from companion.vision.detector import small_detector_file
 
     shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
-    settings = {k: v for k, v in photo_settings(family="french").items() if k not in ("small_cards", "small_size")}
+    settings = {k: v for k, v in photo_settings(family="french").items()
+                if k not in ("small_cards", "small_size", "flip")}
     french = CardDetector("french", models_dir=models_copy, small_cards=0.2, **settings)
     assert french.small_det is not None and french.small_imgsz == 320 and french.outline_model_warning() is None
     small, large = (100.0, 100.0, 140.0, 160.0), (50.0, 40.0, 250.0, 330.0)  # 60 and 290 px of a 400 px image
@@ -293,3 +296,94 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     assert shipped.small_det is not None and shipped.small_imgsz == 416 and shipped.outline_model_warning() is None
     assert photo_settings(family="french", small_cards=0.16)["small_cards"] == 0.16
     assert photo_settings(family="french", small_cards=0)["small_cards"] is None
+
+
+def test_the_small_cards_detector_can_read_first_and_route_alone_where_the_cards_are_clearly_small(
+        models_copy, monkeypatch) -> None:
+    """``small_first`` (session 110, rule 164): the small cards' detector reads the full view first; where its own
+    sure boxes' median is under ``small_first`` of the image's long side it reads every view and the first detector
+    is never read; otherwise the first detector's full view routes the image as without ``small_first`` (the small
+    cards' full view reused where it is routed, dropped where not)."""
+    import copy
+
+    from companion.vision.detector import small_detector_file
+
+    shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
+    settings = {k: v for k, v in photo_settings(family="french").items()
+                if k not in ("small_cards", "small_size", "small_first", "flip")}
+    french = CardDetector("french", models_dir=models_copy, small_cards=0.2, small_first=0.14, **settings)
+    # 40, 70 and 290 px of a 400 px image: clearly small, small, large
+    tiny, small, large = (100.0, 100.0, 130.0, 140.0), (100.0, 100.0, 150.0, 170.0), (50.0, 40.0, 250.0, 330.0)
+    read = []
+
+    def boxes_at(own, first):
+        def at(img, factor, conf=None, session=None, size=None):
+            ours = session is french.small_det
+            read.append((factor, "small" if ours else "first", size))
+            found = [] if factor != 1.0 else own if ours else first
+            return (np.array([b for b, _ in found], dtype=np.float64).reshape(-1, 4), np.array([s for _, s in found]),
+                    np.zeros(len(found), dtype=int))
+        return at
+
+    smalls = [(f, "small", 320) for f in french.scales[1:]] + [(french.zoom, "small", 320)]
+    firsts = [(f, "first", None) for f in french.scales[1:]] + [(french.zoom, "first", None)]
+    for own, first, expected in (
+            ([(tiny, 0.6)], [(large, 0.6)], [(1.0, "small", 320)] + smalls),  # clearly small: routed alone
+            ([(small, 0.6)], [(small, 0.6)], [(1.0, "small", 320), (1.0, "first", None)] + smalls),  # as without
+            ([(small, 0.6)], [(large, 0.6)], [(1.0, "small", 320), (1.0, "first", None)] + firsts),
+            ([(tiny, 0.2)], [(large, 0.6)], [(1.0, "small", 320), (1.0, "first", None)] + firsts)):  # none sure
+        det = copy.copy(french)
+        det.outlines, det.faint_conf, det.outline_model, det.outline_model_boxes = False, None, None, None
+        monkeypatch.setattr(det, "_boxes_at", boxes_at(own, first))
+        read.clear()
+        boxes, _, _ = det.find_boxes(np.zeros((400, 300, 3), np.uint8))
+        assert read == expected
+        kept = own if expected[-1][1] == "small" else first  # the routed detector's boxes alone
+        assert boxes.tolist() == [list(b) for b, sc in kept if sc >= det.conf]
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="small_first"):
+            CardDetector("french", models_dir=models_copy, small_cards=0.2, small_first=bad)
+    assert photo_settings(family="french", small_first=0)["small_first"] is None
+    assert photo_settings(family="french", small_first=0.14)["small_first"] == 0.14
+
+
+def test_the_small_cards_detector_reads_a_view_padded_to_its_stride_or_letterboxed_to_its_square(models_copy
+                                                                                                 ) -> None:
+    """``small_square`` (session 110): False pads the small cards' detector's views only to its stride (a 1280x720
+    frame read at 320 is 320x192), True letterboxes them to its square, None reads them as the first detector's
+    views (``square``); the boxes land on the same cards either way."""
+    from companion.vision.detector import DETECTOR_STRIDE, small_detector_file
+
+    shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
+    fixtures = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
+    image = cv2.imread(str(fixtures / "french-dondorf.jpg"))
+    assert image is not None
+    frame = cv2.resize(image, (1280, int(round(1280 * image.shape[0] / image.shape[1]))))
+
+    class Recorder:
+        """The small cards' session, recording the input shapes it is fed."""
+
+        def __init__(self, session) -> None:
+            self.session, self.shapes = session, []
+
+        def get_inputs(self):
+            return self.session.get_inputs()
+
+        def run(self, names, feeds):
+            self.shapes.append(next(iter(feeds.values())).shape[2:])
+            return self.session.run(names, feeds)
+
+    found = {}
+    for small_square, square in ((None, True), (True, True), (False, True), (None, False)):
+        det = CardDetector("french", models_dir=models_copy, small_cards=0.2, small_square=small_square,
+                           square=square)
+        det.small_det = Recorder(det.small_det)
+        boxes, scores, _ = det._boxes_at(frame, 1.0, session=det.small_det, size=det.small_imgsz)
+        h, w = frame.shape[:2]
+        padded = (-(-round(h * 320 / w) // DETECTOR_STRIDE) * DETECTOR_STRIDE, 320)
+        assert det.small_det.shapes == [(320, 320) if (square if small_square is None else small_square) else padded]
+        assert len(boxes) and (boxes[:, [0, 2]] <= w).all() and (boxes[:, [1, 3]] <= h).all()
+        found[(small_square, square)] = boxes[scores >= 0.5]
+    sure_square, sure_padded = found[(True, True)], found[(False, True)]
+    assert len(sure_square) and len(sure_padded)
+    assert all(box_iou(b, sure_square).max() > 0.7 for b in sure_padded)

@@ -1,0 +1,111 @@
+"""Two readings of one view fused (``companion.vision.fusion``, rule 163): the mirrored reading's boxes mapped back,
+pairs averaged, a box one reading alone found kept at a share of its score."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.fusion import fuse_readings, mirror_boxes
+
+
+def readings(*rows: tuple[float, float, float, float, float, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = np.array(rows, dtype=np.float64).reshape(-1, 6)
+    return a[:, :4], a[:, 4], a[:, 5].astype(int)
+
+
+def test_a_box_read_on_the_mirrored_image_maps_back_to_the_same_place() -> None:
+    box = np.array([[10.0, 20.0, 40.0, 70.0]])
+    assert mirror_boxes(box, 100).tolist() == [[60.0, 20.0, 90.0, 70.0]]
+    assert mirror_boxes(mirror_boxes(box, 100), 100).tolist() == box.tolist()
+
+
+def test_paired_boxes_are_averaged_by_score_and_lone_ones_keep_a_share() -> None:
+    first = readings((0, 0, 10, 10, 0.8, 0), (50, 50, 60, 60, 0.6, 0), (80, 0, 90, 10, 0.5, 1))
+    second = readings((1, 0, 11, 10, 0.4, 0), (80, 0, 90, 10, 0.3, 0), (20, 20, 30, 30, 0.2, 1))
+    b, s, c = fuse_readings(first, second, single=0.5, floor=0.05)
+    got = [(tuple(np.round(x, 3).tolist()), round(float(y), 3), int(k)) for x, y, k in zip(b, s, c)]
+    assert got == [
+        ((0.333, 0.0, 10.333, 10.0), 0.6, 0),  # the pair: coordinates weighted 0.8 : 0.4, the mean score
+        ((50.0, 50.0, 60.0, 60.0), 0.3, 0),  # found by the first reading alone: half its score
+        ((80.0, 0.0, 90.0, 10.0), 0.25, 1),  # the same place read as two classes is two boxes, each alone
+        ((80.0, 0.0, 90.0, 10.0), 0.15, 0),
+        ((20.0, 20.0, 30.0, 30.0), 0.1, 1),  # found by the second reading alone
+    ]
+
+
+def test_a_box_fused_under_the_floor_is_dropped_and_single_one_keeps_it() -> None:
+    first = readings((0, 0, 10, 10, 0.12, 0))
+    second = readings()
+    assert len(fuse_readings(first, second, single=0.5, floor=0.1)[0]) == 0
+    b, s, _ = fuse_readings(first, second, single=1.0, floor=0.1)
+    assert b.tolist() == [[0.0, 0.0, 10.0, 10.0]] and s.tolist() == pytest.approx([0.12])
+
+
+def test_each_box_is_paired_once_with_the_one_it_overlaps_most() -> None:
+    first = readings((0, 0, 10, 10, 0.9, 0), (2, 0, 12, 10, 0.7, 0))
+    second = readings((2, 0, 12, 10, 0.5, 0))
+    b, s, _ = fuse_readings(first, second, single=0.5, floor=0.0)
+    # the surest first box takes the only second box it overlaps enough (IoU 0.67); the other first box is alone
+    assert s.tolist() == pytest.approx([0.7, 0.35])
+    assert b[0].tolist() == pytest.approx([0.9 * 0 / 1.4 + 0.5 * 2 / 1.4, 0.0, (0.9 * 10 + 0.5 * 12) / 1.4, 10.0])
+
+
+def test_the_detector_reads_the_full_view_again_mirrored_and_fuses_the_two(monkeypatch) -> None:
+    """``CardDetector(flip=S)``: the full view (and no other) is read a second time mirrored, by the same detector at
+    the same size, its boxes mapped back and fused; without ``flip`` it is read once.  A share outside (0, 1] is a
+    clear error."""
+    import copy
+
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=0.5))
+    assert base.flip == 0.5 and base.small_det is None
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[:, :100] = 255  # white on the left: a mirrored image is white on the right
+    read = []
+
+    def at(img, factor, conf=None, session=None, size=None):
+        mirrored = bool(img[0, -1, 0] == 255)
+        read.append((factor, mirrored))
+        if factor != 1.0:
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=int)
+        # one card at x 10-50 seen by both readings (the mirrored one sees it at 150-190), one seen only unmirrored
+        rows = [[150.0, 10.0, 190.0, 90.0, 0.4]] if mirrored else [[10.0, 10.0, 50.0, 90.0, 0.8],
+                                                                 [120.0, 10.0, 160.0, 90.0, 0.9]]
+        a = np.array(rows)
+        return a[:, :4], a[:, 4], np.zeros(len(a), dtype=int)
+
+    for flip in (0.5, None):
+        det = copy.copy(base)
+        det.flip, det.outlines, det.faint_conf, det.zoom = flip, False, None, None
+        det.outline_model, det.outline_model_boxes = None, None
+        monkeypatch.setattr(det, "_boxes_at", at)
+        read.clear()
+        boxes, scores, _ = det.find_boxes(image)
+        got = sorted((np.round(b, 6).tolist(), round(float(s), 3)) for b, s in zip(boxes, scores))
+        if flip:
+            assert read == [(1.0, False), (1.0, True)] + [(f, False) for f in det.scales if f != 1.0]
+            # the pair at its mean score 0.6 (the box the same), the lone card at half its score
+            assert got == [([10.0, 10.0, 50.0, 90.0], 0.6), ([120.0, 10.0, 160.0, 90.0], 0.45)]
+        else:
+            assert read == [(f, False) for f in det.scales]
+            assert got == [([10.0, 10.0, 50.0, 90.0], 0.8), ([120.0, 10.0, 160.0, 90.0], 0.9)]
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="flip"):
+            CardDetector("french", flip=bad)
+    assert photo_settings(family="french", flip=0)["flip"] is None
+
+
+def test_french_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one_view_does_not() -> None:
+    """Shipped (rule 163, session 110): French photos read with the shrunk view keep a lone box at its score; a frame
+    read with one view (the table's, the latency figure) and Spanish photos are read once."""
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    assert photo_settings(family="french")["flip"] == 1.0
+    assert photo_settings(family="french", scales=[1.0])["flip"] is None
+    assert photo_settings(family="french", scales=[1.0], flip=0.5)["flip"] == 0.5
+    assert photo_settings(family="spanish")["flip"] is None
+    assert CardDetector("french", **photo_settings(family="french")).flip == 1.0
