@@ -574,9 +574,10 @@ class CardDetector:
     ``small_first``: the small cards' detector reads the full view first, and where its own sure boxes' median long
     side is under this share of the image's the first detector is never read; otherwise the image is routed by the
     first detector's full view as above (None: the first detector always reads first).  Why: a frame of small cards
-    was read twice (session 110); routing by the small cards' detector's boxes alone (at 0.2) moved images near the
-    bar to the other detector and lost up to 0.004 mAP50 on a fresh seed (rule 162), so it decides alone only where
-    the cards are clearly small.  ``small_square``: the small cards' detector's views letterboxed to its square
+    was read twice (session 110).  Routing by the small cards' detector's boxes alone (at 0.2) moved images near the
+    bar to the other detector and lost 0.0042 mAP50 on a fresh seed (rule 162); deciding alone only under 0.14
+    (rule 164) held the synthetic figure and saved 10-16 ms a frame but lost one real card (506 of 527): neither is
+    shipped.  ``small_square``: the small cards' detector's views letterboxed to its square
     (True) or padded to its stride only (False; None: as ``square``).
     ``flip``: the full view (whichever detector reads it) read a second time mirrored left to right, its boxes mapped
     back and fused with the first reading's (:func:`companion.vision.fusion.fuse_readings`: a pair the mean score and

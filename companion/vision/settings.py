@@ -272,6 +272,10 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # (+0.0035), 253.  Judged on fresh fr6690-6693: mAP50 0.7256 -> 0.7344, 0.7562 -> 0.7672, 0.7130 -> 0.7207, 0.7099 ->
 # 0.7189 (mAP50-95 +0.010 to +0.018); real photos 507 -> 508 of 527 at 0.145 -> 0.182 false per photo (test half 251
 # -> 252 of 265 at 0.142 -> 0.203); 60 scenes 1.07x.
+# Tried, not shipped (session 110): F156 reading the full view first (CardDetector's ``small_first``) and routing the
+# image alone at 0.2, its views padded to its stride (``small_square`` False; rule 162): fresh fr6686-6689 -0.0032,
+# -0.0042, +0.0081, +0.0023; alone only under 0.14, else routed by F128 as above (rule 164): fresh fr6694-6697
+# +0.0007, +0.0009, +0.0005, -0.0004, one-view latency 100.8 / 94.2 -> 84.6 / 83.8 ms, but real photos 507 -> 506.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
