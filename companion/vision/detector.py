@@ -940,11 +940,16 @@ class CardDetector:
         all the detector saw there before :meth:`find_boxes` weighs one view's boxes against another's (``session``
         read at ``size``, as :meth:`_boxes_at`; the full view fused with its mirrored reading where ``flip``).
         Public so that a bench can tell a card the detector never boxed from one a later step dropped."""
-        views = []
-        for f in self.scales:
-            view = self._boxes_at(image_bgr, f, self.faint_conf, session, size)
-            views.append(self._fused(image_bgr, view, self.faint_conf, session, size) if f == 1.0 else view)
-        return views
+        full = self._boxes_at(image_bgr, 1.0, self.faint_conf, session, size) if 1.0 in self.scales else None
+        return self._views(image_bgr, full, session, size)
+
+    def _views(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray] | None, session=None,
+               size: int | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every scale's view by ``session`` at ``size`` (as :meth:`_boxes_at`): the full view's boxes ``full``,
+        already read down to ``faint_conf`` (fused with its mirrored reading where ``flip``), the other scales read
+        now; ``full`` is not used where 1 is not a scale."""
+        return [self._fused(image_bgr, full, self.faint_conf, session, size) if f == 1.0
+                else self._boxes_at(image_bgr, f, self.faint_conf, session, size) for f in self.scales]
 
     def _fused(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray], conf: float | None,
                session=None, size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -970,20 +975,16 @@ class CardDetector:
             # the small cards' detector reads first: where its own boxes are clearly small (under ``small_first``)
             # the first detector is never read; else the image is routed by the first detector's boxes, as without
             small = self._boxes_at(image_bgr, 1.0, full_conf, self.small_det, self.small_imgsz)
-            if not self._cards_small(image_bgr, small, self.small_first):
-                full = self._boxes_at(image_bgr, 1.0, full_conf)
-                if not self._cards_small(image_bgr, full):
-                    full = self._fused(image_bgr, full, full_conf)
-                    return [full if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf)
-                            for f in self.scales], False
-            small = self._fused(image_bgr, small, full_conf, self.small_det, self.small_imgsz)
-            return [small if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf, self.small_det,
-                                                            self.small_imgsz) for f in self.scales], True
+            if self._cards_small(image_bgr, small, self.small_first):
+                return self._views(image_bgr, small, self.small_det, self.small_imgsz), True
+            full = self._boxes_at(image_bgr, 1.0, full_conf)
+            if self._cards_small(image_bgr, full):
+                return self._views(image_bgr, small, self.small_det, self.small_imgsz), True
+            return self._views(image_bgr, full), False
         full = self._boxes_at(image_bgr, 1.0, full_conf)
         if self._cards_small(image_bgr, full):
             return self.scale_boxes(image_bgr, self.small_det, self.small_imgsz), True
-        full = self._fused(image_bgr, full, full_conf)
-        return [full if f == 1.0 else self._boxes_at(image_bgr, f, self.faint_conf) for f in self.scales], False
+        return self._views(image_bgr, full), False
 
     def _cards_small(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray],
                      share: float | None = None) -> bool:
