@@ -34,9 +34,12 @@ def session(path: Path, threads: int):
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
-    # Two to three sessions run one after another on 2 cores: a pool left spinning after its run
-    # takes the cores from the next session's run.
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Up to seven runs of five models a frame, one after another, on 2 cores. Within a run the pool's threads spin
+    # between its many small operators (waking a sleeping thread for each costs more than the operator); once the
+    # run ends they stop at once, or a pool left spinning takes the cores from the next session's run and from
+    # OpenCV (no spinning at all: 95-110 ms a one-view frame; spinning left on: 190; spin, then stop: 85; rule 165).
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    opts.add_session_config_entry("session.force_spinning_stop", "1")
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
