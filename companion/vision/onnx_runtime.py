@@ -34,7 +34,7 @@ def session(path: Path, threads: int):
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
-    # Up to seven runs of five models a frame, one after another, on 2 cores. Within a run the pool's threads spin
+    # About seven runs of six models a frame, one after another, on 2 cores. Within a run the pool's threads spin
     # between its many small operators (waking a sleeping thread for each costs more than the operator); once the
     # run ends they stop at once, or a pool left spinning takes the cores from the next session's run and from
     # OpenCV (no spinning at all: 95-110 ms a one-view frame; spinning left on: 190; spin, then stop: 85; rule 165).
