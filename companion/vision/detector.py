@@ -948,19 +948,20 @@ class CardDetector:
         """Every scale's view by ``session`` at ``size`` (as :meth:`_boxes_at`): the full view's boxes ``full``,
         already read down to ``faint_conf`` (fused with its mirrored reading where ``flip``), the other scales read
         now; ``full`` is not used where 1 is not a scale."""
-        return [self._fused(image_bgr, full, self.faint_conf, session, size) if f == 1.0
+        return [self._fused(image_bgr, full, session, size) if f == 1.0
                 else self._boxes_at(image_bgr, f, self.faint_conf, session, size) for f in self.scales]
 
-    def _fused(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray], conf: float | None,
-               session=None, size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The full view's boxes ``full`` (read down to ``conf`` by ``session`` at ``size``, as :meth:`_boxes_at`)
-        fused with a reading of the image mirrored left to right where ``flip`` says (:func:`fuse_readings`, a box
-        one reading alone found kept at ``flip`` times its score); as they are where ``flip`` is None."""
+    def _fused(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray], session=None,
+               size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The full view's boxes ``full`` (read down to ``faint_conf`` by ``session`` at ``size``, as
+        :meth:`_boxes_at`) fused with a reading of the image mirrored left to right where ``flip`` says
+        (:func:`fuse_readings`, a box one reading alone found kept at ``flip`` times its score); as they are where
+        ``flip`` is None."""
         if self.flip is None:
             return full
-        b, sc, c = self._boxes_at(cv2.flip(image_bgr, 1), 1.0, conf, session, size)
+        b, sc, c = self._boxes_at(cv2.flip(image_bgr, 1), 1.0, self.faint_conf, session, size)
         return fuse_readings(full, (mirror_boxes(b, image_bgr.shape[1]), sc, c), self.flip,
-                             self.conf if conf is None else conf)
+                             self.conf if self.faint_conf is None else self.faint_conf)
 
     def routed_scale_boxes(self, image_bgr: np.ndarray
                            ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:
