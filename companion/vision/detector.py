@@ -45,7 +45,7 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
                                     side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
-from companion.vision.fusion import fuse_readings, mirror_boxes
+from companion.vision.fusion import fuse_readings, mirror_boxes, turn_boxes
 from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
                                       merge_same_cards, one_of_each)
 # (ModelError and letterbox are imported from here too)
@@ -584,6 +584,10 @@ class CardDetector:
     the score-weighted box, a box one reading alone found kept at ``flip`` times its score; None: read once).  Why:
     the detectors were trained with left-right flips, and a second look at every card from other anchors ranks and
     places its box better (session 110, rule 163).
+    ``turn``: the full view read once more with the image turned a half turn, its boxes mapped back and fused with
+    the readings before it as the mirrored one's are (a box it alone found, or only they found, kept at ``turn`` times
+    its score; None: not read).  Why: the mirror keeps a card's top at the top; turned, every card shows the detector
+    its other index corner where its first one was (session 112, rule 173).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -620,7 +624,8 @@ class CardDetector:
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
-                 small_square: bool | None = None, flip: float | None = None) -> None:
+                 small_square: bool | None = None, flip: float | None = None,
+                 turn: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -721,6 +726,9 @@ class CardDetector:
         if flip is not None and not 0.0 < flip <= 1.0:
             raise ValueError(f"flip must be in (0, 1] or None, got {flip!r}")
         self.flip = flip
+        if turn is not None and not 0.0 < turn <= 1.0:
+            raise ValueError(f"turn must be in (0, 1] or None, got {turn!r}")
+        self.turn = turn
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -954,14 +962,19 @@ class CardDetector:
     def _fused(self, image_bgr: np.ndarray, full: tuple[np.ndarray, np.ndarray, np.ndarray], session=None,
                size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The full view's boxes ``full`` (read down to ``faint_conf`` by ``session`` at ``size``, as
-        :meth:`_boxes_at`) fused with a reading of the image mirrored left to right where ``flip`` says
-        (:func:`fuse_readings`, a box one reading alone found kept at ``flip`` times its score); as they are where
-        ``flip`` is None."""
-        if self.flip is None:
-            return full
-        b, sc, c = self._boxes_at(cv2.flip(image_bgr, 1), 1.0, self.faint_conf, session, size)
-        return fuse_readings(full, (mirror_boxes(b, image_bgr.shape[1]), sc, c), self.flip,
-                             self.conf if self.faint_conf is None else self.faint_conf)
+        :meth:`_boxes_at`) fused with a reading of the image mirrored left to right where ``flip`` says, then with one
+        of the image turned a half turn where ``turn`` says (:func:`fuse_readings`, a box one side alone found kept at
+        ``flip`` / ``turn`` times its score); as they are where both are None."""
+        floor = self.conf if self.faint_conf is None else self.faint_conf
+        fused = full
+        if self.flip is not None:
+            b, sc, c = self._boxes_at(cv2.flip(image_bgr, 1), 1.0, self.faint_conf, session, size)
+            fused = fuse_readings(fused, (mirror_boxes(b, image_bgr.shape[1]), sc, c), self.flip, floor)
+        if self.turn is not None:
+            b, sc, c = self._boxes_at(cv2.rotate(image_bgr, cv2.ROTATE_180), 1.0, self.faint_conf, session, size)
+            height, width = image_bgr.shape[:2]
+            fused = fuse_readings(fused, (turn_boxes(b, width, height), sc, c), self.turn, floor)
+        return fused
 
     def routed_scale_boxes(self, image_bgr: np.ndarray
                            ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], bool]:

@@ -1,4 +1,4 @@
-"""Fusing two readings of the same view: the image as it is and mirrored left to right.
+"""Fusing readings of the same view: the image as it is, mirrored left to right, turned a half turn.
 
 Why a module of its own: the detector reads a view once; a second reading of the mirrored image (the detectors were
 trained with left-right flips) sees each card again from another set of anchors.  Where both readings box a card,
@@ -21,6 +21,15 @@ def mirror_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
     """Boxes read on an image mirrored left to right, as boxes of the image itself (``width`` its width)."""
     out = boxes.astype(np.float64, copy=True).reshape(-1, 4)
     out[:, [0, 2]] = width - boxes.reshape(-1, 4)[:, [2, 0]]
+    return out
+
+
+def turn_boxes(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Boxes read on an image turned a half turn, as boxes of the image itself (``width`` x ``height`` its size)."""
+    b = boxes.reshape(-1, 4)
+    out = np.empty_like(b, dtype=np.float64)
+    out[:, [0, 2]] = width - b[:, [2, 0]]
+    out[:, [1, 3]] = height - b[:, [3, 1]]
     return out
 
 

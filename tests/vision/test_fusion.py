@@ -1,12 +1,12 @@
-"""Two readings of one view fused (``companion.vision.fusion``, rule 163): the mirrored reading's boxes mapped back,
-pairs averaged, a box one reading alone found kept at a share of its score."""
+"""Readings of one view fused (``companion.vision.fusion``, rules 163 and 173): the mirrored and the turned readings'
+boxes mapped back, pairs averaged, a box one side alone found kept at a share of its score."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from companion.vision.fusion import fuse_readings, mirror_boxes
+from companion.vision.fusion import fuse_readings, mirror_boxes, turn_boxes
 
 
 def readings(*rows: tuple[float, float, float, float, float, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -18,6 +18,13 @@ def test_a_box_read_on_the_mirrored_image_maps_back_to_the_same_place() -> None:
     box = np.array([[10.0, 20.0, 40.0, 70.0]])
     assert mirror_boxes(box, 100).tolist() == [[60.0, 20.0, 90.0, 70.0]]
     assert mirror_boxes(mirror_boxes(box, 100), 100).tolist() == box.tolist()
+
+
+def test_a_box_read_on_the_turned_image_maps_back_to_the_same_place() -> None:
+    box = np.array([[10.0, 20.0, 40.0, 70.0]])
+    assert turn_boxes(box, 100, 80).tolist() == [[60.0, 10.0, 90.0, 60.0]]
+    assert turn_boxes(turn_boxes(box, 100, 80), 100, 80).tolist() == box.tolist()
+    assert turn_boxes(np.zeros((0, 4)), 100, 80).shape == (0, 4)
 
 
 def test_paired_boxes_are_averaged_by_score_and_lone_ones_keep_a_share() -> None:
@@ -109,3 +116,51 @@ def test_french_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one
     assert photo_settings(family="french", scales=[1.0], flip=0.5)["flip"] == 0.5
     assert photo_settings(family="spanish")["flip"] is None
     assert CardDetector("french", **photo_settings(family="french")).flip == 1.0
+
+
+def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuses_all_three(monkeypatch) -> None:
+    """``CardDetector(turn=S)``: the full view (and no other) is read once more turned a half turn, after the mirrored
+    reading, its boxes mapped back and fused with the first two's; a box only one side found keeps S of its score.  A
+    share outside (0, 1] is a clear error; ``turn`` 0 in the settings is off."""
+    import copy
+
+    import cv2
+
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=1.0, turn=0.5))
+    assert base.flip == 1.0 and base.turn == 0.5
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[:50, :100] = 255  # white in the top left: mirrored, top right; turned, bottom right
+    read = []
+
+    def at(img, factor, conf=None, session=None, size=None):
+        how = "mirrored" if img[0, -1, 0] == 255 else "turned" if img[-1, -1, 0] == 255 else "as is"
+        read.append((factor, how))
+        if factor != 1.0:
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=int)
+        # a card at x 10-50, y 10-40 that all three see; one at 120-160 only the image as it is shows
+        rows = {"as is": [[10.0, 10.0, 50.0, 40.0, 0.8], [120.0, 10.0, 160.0, 90.0, 0.9]],
+                "mirrored": [[150.0, 10.0, 190.0, 40.0, 0.4]],
+                "turned": [[150.0, 60.0, 190.0, 90.0, 0.6]]}[how]
+        a = np.array(rows)
+        return a[:, :4], a[:, 4], np.zeros(len(a), dtype=int)
+
+    assert cv2.rotate(image, cv2.ROTATE_180)[-1, -1, 0] == 255
+    det = copy.copy(base)
+    det.outlines, det.faint_conf, det.zoom = False, None, None
+    det.outline_model, det.outline_model_boxes = None, None
+    monkeypatch.setattr(det, "_boxes_at", at)
+    boxes, scores, _ = det.find_boxes(image)
+    assert read[:3] == [(1.0, "as is"), (1.0, "mirrored"), (1.0, "turned")]
+    assert all(f != 1.0 and how == "as is" for f, how in read[3:])
+    got = sorted((np.round(b, 6).tolist(), round(float(s), 3)) for b, s in zip(boxes, scores))
+    # the card all three saw: the first two's mean 0.6, then with the turned 0.6 -> 0.6; the lone card: 0.9 (flip
+    # 1.0 keeps it), then half of it for the turned reading missing it
+    assert got == [([10.0, 10.0, 50.0, 40.0], 0.6), ([120.0, 10.0, 160.0, 90.0], 0.45)]
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="turn"):
+            CardDetector("french", turn=bad)
+    assert photo_settings(family="french", turn=0)["turn"] is None
+    assert photo_settings(family="french", scales=[1.0])["turn"] is None
