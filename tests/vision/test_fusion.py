@@ -105,16 +105,18 @@ def test_the_detector_reads_the_full_view_again_mirrored_and_fuses_the_two(monke
     assert photo_settings(family="french", flip=0)["flip"] is None
 
 
-def test_french_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one_view_does_not() -> None:
-    """Shipped (rule 163, session 110): French photos read with the shrunk view keep a lone box at its score; a frame
-    read with one view (the table's, the latency figure) and Spanish photos are read once."""
+def test_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one_view_does_not() -> None:
+    """Shipped: French photos read with the shrunk view keep a lone box at its score (rule 163, session 110), Spanish
+    photos half of it (rule 171, session 112); a frame read with one view (the table's, the latency figure) is read
+    once."""
     from companion.vision.detector import CardDetector
     from companion.vision.settings import photo_settings
 
     assert photo_settings(family="french")["flip"] == 1.0
     assert photo_settings(family="french", scales=[1.0])["flip"] is None
     assert photo_settings(family="french", scales=[1.0], flip=0.5)["flip"] == 0.5
-    assert photo_settings(family="spanish")["flip"] is None
+    assert photo_settings(family="spanish")["flip"] == 0.5
+    assert photo_settings(family="spanish", scales=[1.0])["flip"] is None
     assert CardDetector("french", **photo_settings(family="french")).flip == 1.0
 
 

@@ -1,7 +1,8 @@
 """The Spanish photo models of sessions 75-78, trained on cards partly under others: ``card-classifier-spanish-photo.onnx``
 (C2, session 76; C before it) reads the whole card in the Spanish photo settings (the table keeps
-``card-classifier-spanish.onnx``), and ``card-corners-spanish-photo.onnx`` (P8, session 90, with a ``hidden`` class;
-P4 of sessions 77-78 and P2 of session 75 before it) their index corners (the table keeps ``card-corners-spanish.onnx``)."""
+``card-classifier-spanish.onnx``), and ``card-corners-spanish-photo.onnx`` (P10 since session 112: P8 of session 90,
+with a ``hidden`` class, trained on; P4 of sessions 77-78 and P2 of session 75 before it) their index corners (the
+table keeps ``card-corners-spanish.onnx``)."""
 
 from __future__ import annotations
 
@@ -37,9 +38,9 @@ def test_spanish_photos_read_their_own_classifier_and_the_table_does_not() -> No
 
 
 def test_the_spanish_photo_corners_name_hidden_windows_and_the_tables_do_not() -> None:
-    """P8 (session 90, rule 110) names a window whose own index lies under another card ``hidden``, after the
-    classifier's 49 classes, as the French photo corners do since v13; the table's corner model has no such class
-    and reads as before."""
+    """P8 (session 90, rule 110) and P10 after it (session 112, rule 171) name a window whose own index lies under
+    another card ``hidden``, after the classifier's 49 classes, as the French photo corners do since v13; the table's
+    corner model has no such class and reads as before."""
     from companion.table.session import table_detector
 
     photo = CardDetector("spanish", **photo_settings())
@@ -77,7 +78,8 @@ def test_the_spanish_photo_corners_read_partly_covered_cards_windows_better_than
     its own card's uncovered index (``dataset scene-corners``, what P2 learned from), are named right more often by
     the photo corner model than by the table's.  Measured in session 75 on these 506 windows: P2 0.854, the table's
     0.796, and the photo file before P2 (session 62's weights) 0.787, which this test fails; P4 (session 78) 0.887;
-    P8 (session 90) 0.872, 10 of the 506 read as hidden, each counted wrong here (the table 0.796)."""
+    P8 (session 90) 0.872, 10 of the 506 read as hidden, each counted wrong here (the table 0.796); P10 (session 112)
+    0.893, 9 hidden (``/work/exp/s112/windows506.py``)."""
     import cv2
     import numpy as np
 
