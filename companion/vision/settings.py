@@ -276,6 +276,10 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # image alone at 0.2, its views padded to its stride (``small_square`` False; rule 162): fresh fr6686-6689 -0.0032,
 # -0.0042, +0.0081, +0.0023; alone only under 0.14, else routed by F128 as above (rule 164): fresh fr6694-6697
 # +0.0007, +0.0009, +0.0005, -0.0004, one-view latency 100.8 / 94.2 -> 84.6 / 83.8 ms, but real photos 507 -> 506.
+# Tried, not shipped (session 112): the full view read a third time, turned a half turn (CardDetector's ``turn``,
+# rule 173), turn 1.0: tune fr6613 / fr6640 0.7414 -> 0.7491, 0.7478 -> 0.7497 (turn 0.5: 0.7436 / 0.7476), real
+# tune half 256 -> 259 of 262 at 0.182; fresh fr6702-6705 +0.0050, +0.0021, -0.0007, +0.0067 (mean +0.0033), mAP50-95
+# down on three.  For Spanish photos on top of rule 171 (rule 174): val6661 / val6662 +0.0039 / -0.0050.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
