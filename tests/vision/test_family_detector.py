@@ -170,10 +170,12 @@ def test_the_familys_detector_reads_only_the_views_it_is_given(monkeypatch) -> N
 
 def test_a_detector_is_read_at_the_size_asked_else_at_the_size_its_file_was_trained_at() -> None:
     """``det_size`` (rule 146): the full and shrunk views letterboxed to that long side, the zoomed one ``zoom`` times
-    it; without it, the ``imgsz`` the export wrote (every shipped detector: 320).  A size the network cannot take
-    is a clear error, not a silent reading at another."""
+    it; without it, the ``imgsz`` the export wrote (320 for the shipped detectors but two: Spanish photos' D6 since
+    rule 176 and French photos' small cards' detector, 416).  A size the network cannot take is a clear error, not a
+    silent reading at another."""
     plain = CardDetector("spanish", **photo_settings(family="spanish", det_size=0))
-    assert plain.imgsz == 320
+    assert plain.imgsz == 416
+    assert CardDetector("french", **photo_settings(family="french", det_size=0)).imgsz == 320
     large = CardDetector("spanish", det_size=480)
     assert large.imgsz == 480
     image = np.full((540, 960, 3), 90, np.uint8)
