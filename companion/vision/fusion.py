@@ -27,10 +27,8 @@ def mirror_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
 
 def turn_boxes(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
     """Boxes read on an image turned a half turn, as boxes of the image itself (``width`` x ``height`` its size)."""
-    b = boxes.reshape(-1, 4)
-    out = np.empty_like(b, dtype=np.float64)
-    out[:, [0, 2]] = width - b[:, [2, 0]]
-    out[:, [1, 3]] = height - b[:, [3, 1]]
+    out = mirror_boxes(boxes, width)  # a half turn is the mirror left to right, then top to bottom
+    out[:, [1, 3]] = height - out[:, [3, 1]]
     return out
 
 
