@@ -588,6 +588,9 @@ class CardDetector:
     the readings before it as the mirrored one's are (a box it alone found, or only they found, kept at ``turn`` times
     its score; None: not read).  Why: the mirror keeps a card's top at the top; turned, every card shows the detector
     its other index corner where its first one was (session 112, rule 173).
+    ``turn_missed``: the share of its score kept by a box the readings before the turned one found and it did not
+    (None: ``turn``, the fusion symmetric).  Why: at ``turn`` 1.0 the turned reading added cards on looser boxes,
+    and below 1.0 it also lowered the sure boxes it happened to miss (session 113, rule 177).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -625,7 +628,7 @@ class CardDetector:
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
                  small_square: bool | None = None, flip: float | None = None,
-                 turn: float | None = None) -> None:
+                 turn: float | None = None, turn_missed: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -729,6 +732,9 @@ class CardDetector:
         if turn is not None and not 0.0 < turn <= 1.0:
             raise ValueError(f"turn must be in (0, 1] or None, got {turn!r}")
         self.turn = turn
+        if turn_missed is not None and not 0.0 < turn_missed <= 1.0:
+            raise ValueError(f"turn_missed must be in (0, 1] or None, got {turn_missed!r}")
+        self.turn_missed = turn_missed if turn is not None else None
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -964,7 +970,8 @@ class CardDetector:
         """The full view's boxes ``full`` (read down to ``faint_conf`` by ``session`` at ``size``, as
         :meth:`_boxes_at`) fused with a reading of the image mirrored left to right where ``flip`` says, then with one
         of the image turned a half turn where ``turn`` says (:func:`fuse_readings`, a box one side alone found kept at
-        ``flip`` / ``turn`` times its score); as they are where both are None."""
+        ``flip`` / ``turn`` times its score, one only the turned reading missed at ``turn_missed`` times); as they are
+        where both are None."""
         floor = self.conf if self.faint_conf is None else self.faint_conf
         fused = full
         if self.flip is not None:
@@ -973,7 +980,8 @@ class CardDetector:
         if self.turn is not None:
             b, sc, c = self._boxes_at(cv2.rotate(image_bgr, cv2.ROTATE_180), 1.0, self.faint_conf, session, size)
             height, width = image_bgr.shape[:2]
-            fused = fuse_readings(fused, (turn_boxes(b, width, height), sc, c), self.turn, floor)
+            fused = fuse_readings(fused, (turn_boxes(b, width, height), sc, c), self.turn, floor,
+                                  first_single=self.turn_missed)
         return fused
 
     def routed_scale_boxes(self, image_bgr: np.ndarray

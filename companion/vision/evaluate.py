@@ -676,6 +676,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--turn", type=float, default=None, metavar="SHARE",
                    help="read the full view once more turned a half turn and fuse it with the readings before it, a "
                         "box one side alone found keeping SHARE of its score (defaults as --flip)")
+    p.add_argument("--turn-missed", type=float, default=None, metavar="SHARE",
+                   help="with --turn (or the family's turn), the share of its score a box the readings before the "
+                        "turned one found and it missed keeps (default: the family's PHOTO_FAMILY value, else as "
+                        "--turn; 0: as --turn)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -832,7 +836,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  also_size=args.also_size, also_faint=args.also_faint,
                                                  small_cards=args.small_cards, small_size=args.small_size,
                                                  small_first=args.small_first, small_square=args.small_square,
-                                                 flip=args.flip, turn=args.turn),
+                                                 flip=args.flip, turn=args.turn,
+                                                 turn_missed=args.turn_missed),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -871,6 +876,7 @@ def main(argv: list[str] | None = None) -> int:
                     "small_square": detector.small_stride is None if detector.small_det is not None else None,
                     "flip": detector.flip,
                     "turn": detector.turn,
+                    "turn_missed": detector.turn_missed,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -33,11 +33,14 @@ def turn_boxes(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
 
 
 def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
-                  match_iou: float = FLIP_MATCH_IOU) -> Boxes:
+                  match_iou: float = FLIP_MATCH_IOU, first_single: float | None = None) -> Boxes:
     """One view's boxes from two readings of it: each box of ``first`` (surest first) paired with the unpaired box of
     ``second`` of its class it overlaps most, at IoU ``match_iou`` or more; a pair is one box (coordinates averaged
-    weighted by score, the mean score), an unpaired box keeps ``single`` times its score.  Boxes scored under
-    ``floor`` after that are dropped (the readings were read down to it).  Returned surest first."""
+    weighted by score, the mean score), an unpaired box keeps ``single`` times its score (an unpaired box of
+    ``first``: ``first_single`` times, where given; a third reading fused onto two may so add boxes at a share
+    without lowering the ones it missed).  Boxes scored under ``floor`` after that are dropped (the readings were
+    read down to it).  Returned surest first."""
+    kept = single if first_single is None else first_single
     b1, s1, c1 = first
     b2, s2, c2 = second
     b1, b2 = b1.reshape(-1, 4), b2.reshape(-1, 4)
@@ -53,7 +56,7 @@ def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
                 j = best
         if j < 0:
             boxes.append(b1[i])
-            scores.append(s1[i] * single)
+            scores.append(s1[i] * kept)
         else:
             taken[j] = True
             w1, w2 = s1[i], s2[j]

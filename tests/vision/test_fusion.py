@@ -49,6 +49,23 @@ def test_a_box_fused_under_the_floor_is_dropped_and_single_one_keeps_it() -> Non
     assert b.tolist() == [[0.0, 0.0, 10.0, 10.0]] and s.tolist() == pytest.approx([0.12])
 
 
+def test_first_single_sets_apart_the_share_of_the_first_readings_lone_boxes() -> None:
+    """Rule 177: a third reading fused onto two adds its lone boxes at ``single`` without lowering the boxes it
+    missed (``first_single``); the pairs are fused as before."""
+    first = readings((0, 0, 10, 10, 0.8, 0), (50, 50, 60, 60, 0.6, 0))
+    second = readings((1, 0, 11, 10, 0.4, 0), (20, 20, 30, 30, 0.2, 1))
+    _, s, c = fuse_readings(first, second, single=0.5, floor=0.05, first_single=1.0)
+    # the pair 0.6; the first reading's lone box keeps 0.6 (half of it, 0.3, without first_single); the second's 0.1
+    assert list(zip(s.round(3).tolist(), c.tolist())) == [(0.6, 0), (0.6, 0), (0.1, 1)]
+    # a share under the floor drops the second reading's lone box and keeps the first's as found
+    b, s, c = fuse_readings(first, second, single=0.01, floor=0.02, first_single=1.0)
+    assert s.round(3).tolist() == [0.6, 0.6] and c.tolist() == [0, 0]
+    assert b[1].tolist() == [50.0, 50.0, 60.0, 60.0]
+    # None: as single (the symmetric fusion of rule 173)
+    assert fuse_readings(first, second, single=0.5, floor=0.05, first_single=None)[1].round(3).tolist() == \
+        fuse_readings(first, second, single=0.5, floor=0.05)[1].round(3).tolist()
+
+
 def test_each_box_is_paired_once_with_the_one_it_overlaps_most() -> None:
     first = readings((0, 0, 10, 10, 0.9, 0), (2, 0, 12, 10, 0.7, 0))
     second = readings((2, 0, 12, 10, 0.5, 0))
@@ -120,10 +137,13 @@ def test_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one_view_d
     assert CardDetector("french", **photo_settings(family="french")).flip == 1.0
 
 
-def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuses_all_three(monkeypatch) -> None:
+@pytest.mark.parametrize("missed, lone", [(None, 0.45), (1.0, 0.9)])
+def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuses_all_three(monkeypatch, missed,
+                                                                                            lone) -> None:
     """``CardDetector(turn=S)``: the full view (and no other) is read once more turned a half turn, after the mirrored
-    reading, its boxes mapped back and fused with the first two's; a box only one side found keeps S of its score.  A
-    share outside (0, 1] is a clear error; ``turn`` 0 in the settings is off."""
+    reading, its boxes mapped back and fused with the first two's; a box only one side found keeps S of its score,
+    a box only the turned reading missed ``turn_missed`` of it where given (rule 177).  A share outside (0, 1] is a
+    clear error; ``turn`` 0 in the settings is off."""
     import copy
 
     import cv2
@@ -131,8 +151,9 @@ def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuse
     from companion.vision.detector import CardDetector
     from companion.vision.settings import photo_settings
 
-    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=1.0, turn=0.5))
-    assert base.flip == 1.0 and base.turn == 0.5
+    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=1.0, turn=0.5,
+                                                   turn_missed=missed))
+    assert base.flip == 1.0 and base.turn == 0.5 and base.turn_missed == missed
     image = np.zeros((100, 200, 3), np.uint8)
     image[:50, :100] = 255  # white in the top left: mirrored, top right; turned, bottom right
     read = []
@@ -159,10 +180,12 @@ def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuse
     assert all(f != 1.0 and how == "as is" for f, how in read[3:])
     got = sorted((np.round(b, 6).tolist(), round(float(s), 3)) for b, s in zip(boxes, scores))
     # the card all three saw: the first two's mean 0.6, then with the turned 0.6 -> 0.6; the lone card: 0.9 (flip
-    # 1.0 keeps it), then half of it for the turned reading missing it
-    assert got == [([10.0, 10.0, 50.0, 40.0], 0.6), ([120.0, 10.0, 160.0, 90.0], 0.45)]
+    # 1.0 keeps it), then half of it for the turned reading missing it, or all of it with turn_missed 1.0
+    assert got == [([10.0, 10.0, 50.0, 40.0], 0.6), ([120.0, 10.0, 160.0, 90.0], lone)]
     for bad in (0.0, 1.5):
         with pytest.raises(ValueError, match="turn"):
             CardDetector("french", turn=bad)
+        with pytest.raises(ValueError, match="turn_missed"):
+            CardDetector("french", turn=0.5, turn_missed=bad)
     assert photo_settings(family="french", turn=0)["turn"] is None
     assert photo_settings(family="french", scales=[1.0])["turn"] is None
