@@ -2,7 +2,7 @@
 
 Why a module of its own: the detector reads a view once; a second reading of the mirrored image (the detectors were
 trained with left-right flips) sees each card again from another set of anchors, as a reading of the image turned a
-half turn would (``turn_boxes``; tried, not shipped: session 112).  Where both readings box a card,
+half turn would (``turn_boxes``; French photos read it since session 113, rule 177).  Where both readings box a card,
 the mean of their scores ranks it, and their boxes averaged (weighted by score) place it; a box one reading alone
 found is kept at a share of its score (``single``: 0.5 is weighted box fusion's, 1.0 keeps it as found).
 """

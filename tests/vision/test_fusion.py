@@ -84,7 +84,7 @@ def test_the_detector_reads_the_full_view_again_mirrored_and_fuses_the_two(monke
     from companion.vision.detector import CardDetector
     from companion.vision.settings import photo_settings
 
-    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=0.5))
+    base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=0.5, turn=0))
     assert base.flip == 0.5 and base.small_det is None
     image = np.zeros((100, 200, 3), np.uint8)
     image[:, :100] = 255  # white on the left: a mirrored image is white on the right
@@ -137,12 +137,13 @@ def test_photos_read_with_the_shrunk_view_fuse_a_mirrored_reading_and_one_view_d
     assert CardDetector("french", **photo_settings(family="french")).flip == 1.0
 
 
-@pytest.mark.parametrize("missed, lone", [(None, 0.45), (1.0, 0.9)])
-def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuses_all_three(monkeypatch, missed,
+@pytest.mark.parametrize("missed, kept, lone", [(0, None, 0.45), (1.0, 1.0, 0.9), (None, 1.0, 0.9)])
+def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuses_all_three(monkeypatch, missed, kept,
                                                                                             lone) -> None:
     """``CardDetector(turn=S)``: the full view (and no other) is read once more turned a half turn, after the mirrored
     reading, its boxes mapped back and fused with the first two's; a box only one side found keeps S of its score,
-    a box only the turned reading missed ``turn_missed`` of it where given (rule 177).  A share outside (0, 1] is a
+    a box only the turned reading missed ``turn_missed`` of it where given (rule 177: French photos' own 1.0 where
+    None is passed; 0 means as ``turn``).  A share outside (0, 1] is a
     clear error; ``turn`` 0 in the settings is off."""
     import copy
 
@@ -153,7 +154,7 @@ def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuse
 
     base = CardDetector("french", **photo_settings(family="french", small_cards=0, flip=1.0, turn=0.5,
                                                    turn_missed=missed))
-    assert base.flip == 1.0 and base.turn == 0.5 and base.turn_missed == missed
+    assert base.flip == 1.0 and base.turn == 0.5 and base.turn_missed == kept
     image = np.zeros((100, 200, 3), np.uint8)
     image[:50, :100] = 255  # white in the top left: mirrored, top right; turned, bottom right
     read = []
@@ -189,3 +190,19 @@ def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuse
             CardDetector("french", turn=0.5, turn_missed=bad)
     assert photo_settings(family="french", turn=0)["turn"] is None
     assert photo_settings(family="french", scales=[1.0])["turn"] is None
+
+
+def test_french_photos_ship_the_turned_reading_fused_one_way_and_spanish_ones_do_not() -> None:
+    """Rule 177 (session 113): French photos read with the shrunk view read the full view turned too, a lone turned box
+    kept at half its score and a box it missed at all of it; one view (the latency frames) is read once; Spanish
+    photos stay without it (rule 178 failed its tune)."""
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    french = photo_settings(family="french")
+    assert (french["turn"], french["turn_missed"]) == (0.5, 1.0)
+    det = CardDetector("french", **french)
+    assert (det.turn, det.turn_missed) == (0.5, 1.0)
+    assert photo_settings(family="french", scales=[1.0])["turn"] is None
+    assert CardDetector("french", **photo_settings(family="french", scales=[1.0])).turn_missed is None
+    assert photo_settings(family="spanish")["turn"] is None
