@@ -45,7 +45,7 @@ from companion.vision.crops import (BAND, CORNER, CROP, HIDDEN, band_views, box_
                                     crop_card, edge_grown_frame, paper_box, paper_reach, paper_share, rectified_crop,
                                     side_views, top_left_views)
 from companion.vision.crops import quad_methods as quad_methods_of  # (its own name: the argument is quad_methods)
-from companion.vision.fusion import fuse_readings, mirror_boxes, turn_boxes
+from companion.vision.fusion import PAIRINGS, fuse_readings, mirror_boxes, turn_boxes
 from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
                                       merge_same_cards, one_of_each)
 # (ModelError and letterbox are imported from here too)
@@ -591,6 +591,8 @@ class CardDetector:
     ``turn_missed``: the share of its score kept by a box the readings before the turned one found and it did not
     (None: ``turn``, the fusion symmetric).  Why: at ``turn`` 1.0 the turned reading added cards on looser boxes,
     and below 1.0 it also lowered the sure boxes it happened to miss (session 113, rule 177).
+    ``turn_pair``: how a box the turned reading found again is fused with it: "mean" (the mean score, the boxes
+    averaged, as the mirrored reading's) or "lift" (the box before kept, the higher score; rule 179).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -628,7 +630,7 @@ class CardDetector:
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
                  small_square: bool | None = None, flip: float | None = None,
-                 turn: float | None = None, turn_missed: float | None = None) -> None:
+                 turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean") -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -735,6 +737,9 @@ class CardDetector:
         if turn_missed is not None and not 0.0 < turn_missed <= 1.0:
             raise ValueError(f"turn_missed must be in (0, 1] or None, got {turn_missed!r}")
         self.turn_missed = turn_missed if turn is not None else None
+        if turn_pair not in PAIRINGS:
+            raise ValueError(f"turn_pair must be one of {PAIRINGS}, got {turn_pair!r}")
+        self.turn_pair = turn_pair
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -981,7 +986,7 @@ class CardDetector:
             b, sc, c = self._boxes_at(cv2.rotate(image_bgr, cv2.ROTATE_180), 1.0, self.faint_conf, session, size)
             height, width = image_bgr.shape[:2]
             fused = fuse_readings(fused, (turn_boxes(b, width, height), sc, c), self.turn, floor,
-                                  first_single=self.turn_missed)
+                                  first_single=self.turn_missed, pair=self.turn_pair)
         return fused
 
     def routed_scale_boxes(self, image_bgr: np.ndarray

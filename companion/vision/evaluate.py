@@ -680,6 +680,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --turn (or the family's turn), the share of its score a box the readings before the "
                         "turned one found and it missed keeps (default: the family's PHOTO_FAMILY value, else as "
                         "--turn; 0: as --turn)")
+    p.add_argument("--turn-pair", choices=("mean", "lift"), default=None,
+                   help="how a box the turned reading found again is fused with it: the mean score and box, or the "
+                        "box before kept at the higher score (default: the family's PHOTO_FAMILY value, else mean)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -837,7 +840,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  small_cards=args.small_cards, small_size=args.small_size,
                                                  small_first=args.small_first, small_square=args.small_square,
                                                  flip=args.flip, turn=args.turn,
-                                                 turn_missed=args.turn_missed),
+                                                 turn_missed=args.turn_missed, turn_pair=args.turn_pair),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -877,6 +880,7 @@ def main(argv: list[str] | None = None) -> int:
                     "flip": detector.flip,
                     "turn": detector.turn,
                     "turn_missed": detector.turn_missed,
+                    "turn_pair": detector.turn_pair if detector.turn is not None else None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

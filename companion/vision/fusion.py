@@ -16,6 +16,7 @@ from companion.vision.crops import box_iou
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # boxes N x 4 (x1 y1 x2 y2), scores N, classes N
 
 FLIP_MATCH_IOU = 0.55  # two readings' boxes of one class overlapping this much are one card
+PAIRINGS = ("mean", "lift")  # how a pair of boxes is fused: see fuse_readings
 
 
 def mirror_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
@@ -33,13 +34,16 @@ def turn_boxes(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
 
 
 def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
-                  match_iou: float = FLIP_MATCH_IOU, first_single: float | None = None) -> Boxes:
+                  match_iou: float = FLIP_MATCH_IOU, first_single: float | None = None, pair: str = "mean") -> Boxes:
     """One view's boxes from two readings of it: each box of ``first`` (surest first) paired with the unpaired box of
     ``second`` of its class it overlaps most, at IoU ``match_iou`` or more; a pair is one box (coordinates averaged
     weighted by score, the mean score), an unpaired box keeps ``single`` times its score (an unpaired box of
     ``first``: ``first_single`` times, where given; a third reading fused onto two may so add boxes at a share
-    without lowering the ones it missed).  Boxes scored under ``floor`` after that are dropped (the readings were
-    read down to it).  Returned surest first."""
+    without lowering the ones it missed).  ``pair`` "lift": a pair keeps the box of ``first`` as it is and the higher
+    of the two scores instead (a confirming reading can raise a card, never lower it or move its box).  Boxes scored
+    under ``floor`` after that are dropped (the readings were read down to it).  Returned surest first."""
+    if pair not in PAIRINGS:
+        raise ValueError(f"pair must be one of {PAIRINGS}, got {pair!r}")
     kept = single if first_single is None else first_single
     b1, s1, c1 = first
     b2, s2, c2 = second
@@ -60,8 +64,12 @@ def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
         else:
             taken[j] = True
             w1, w2 = s1[i], s2[j]
-            boxes.append((b1[i] * w1 + b2[j] * w2) / max(w1 + w2, 1e-12))
-            scores.append((w1 + w2) / 2.0)
+            if pair == "lift":
+                boxes.append(b1[i])
+                scores.append(max(w1, w2))
+            else:
+                boxes.append((b1[i] * w1 + b2[j] * w2) / max(w1 + w2, 1e-12))
+                scores.append((w1 + w2) / 2.0)
         classes.append(c1[i])
     for j in np.flatnonzero(~taken):
         boxes.append(b2[j])

@@ -66,6 +66,20 @@ def test_first_single_sets_apart_the_share_of_the_first_readings_lone_boxes() ->
         fuse_readings(first, second, single=0.5, floor=0.05)[1].round(3).tolist()
 
 
+def test_a_lifted_pair_keeps_the_first_box_and_the_higher_score() -> None:
+    """Rule 179's ``pair`` "lift": a confirming reading raises a card's score, never lowers it or moves its box; lone
+    boxes are kept at their shares as with "mean"; an unknown pairing is a clear error."""
+    first = readings((0, 0, 10, 10, 0.8, 0), (50, 50, 60, 60, 0.3, 0))
+    second = readings((1, 0, 11, 10, 0.4, 0), (51, 50, 61, 60, 0.7, 0), (20, 20, 30, 30, 0.2, 1))
+    b, s, c = fuse_readings(first, second, single=0.5, floor=0.05, first_single=1.0, pair="lift")
+    got = [(x.tolist(), round(float(y), 3), int(k)) for x, y, k in zip(b, s, c)]
+    assert got == [([0.0, 0.0, 10.0, 10.0], 0.8, 0),  # the higher score was the first's: unchanged
+                   ([50.0, 50.0, 60.0, 60.0], 0.7, 0),  # raised by the second reading, its box not moved
+                   ([20.0, 20.0, 30.0, 30.0], 0.1, 1)]  # the second reading's lone box at half its score
+    with pytest.raises(ValueError, match="pair"):
+        fuse_readings(first, second, single=0.5, floor=0.05, pair="max")
+
+
 def test_each_box_is_paired_once_with_the_one_it_overlaps_most() -> None:
     first = readings((0, 0, 10, 10, 0.9, 0), (2, 0, 12, 10, 0.7, 0))
     second = readings((2, 0, 12, 10, 0.5, 0))
@@ -188,6 +202,9 @@ def test_the_detector_reads_the_full_view_turned_after_the_mirrored_one_and_fuse
             CardDetector("french", turn=bad)
         with pytest.raises(ValueError, match="turn_missed"):
             CardDetector("french", turn=0.5, turn_missed=bad)
+    with pytest.raises(ValueError, match="turn_pair"):
+        CardDetector("french", turn=0.5, turn_pair="max")
+    assert CardDetector("french", **photo_settings(family="french", turn_pair="lift")).turn_pair == "lift"
     assert photo_settings(family="french", turn=0)["turn"] is None
     assert photo_settings(family="french", scales=[1.0])["turn"] is None
 
