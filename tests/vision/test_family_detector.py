@@ -252,7 +252,7 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
 
     shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
     settings = {k: v for k, v in photo_settings(family="french").items()
-                if k not in ("small_cards", "small_size", "flip")}
+                if k not in ("small_cards", "small_size", "flip", "turn", "turn_missed")}
     french = CardDetector("french", models_dir=models_copy, small_cards=0.2, **settings)
     assert french.small_det is not None and french.small_imgsz == 320 and french.outline_model_warning() is None
     small, large = (100.0, 100.0, 140.0, 160.0), (50.0, 40.0, 250.0, 330.0)  # 60 and 290 px of a 400 px image
@@ -312,7 +312,7 @@ def test_the_small_cards_detector_can_read_first_and_route_alone_where_the_cards
 
     shutil.copy(models_copy / detector_file("french", photo=True), models_copy / small_detector_file("french"))
     settings = {k: v for k, v in photo_settings(family="french").items()
-                if k not in ("small_cards", "small_size", "small_first", "flip")}
+                if k not in ("small_cards", "small_size", "small_first", "flip", "turn", "turn_missed")}
     french = CardDetector("french", models_dir=models_copy, small_cards=0.2, small_first=0.14, **settings)
     # 40, 70 and 290 px of a 400 px image: clearly small, small, large
     tiny, small, large = (100.0, 100.0, 130.0, 140.0), (100.0, 100.0, 150.0, 170.0), (50.0, 40.0, 250.0, 330.0)
