@@ -592,7 +592,8 @@ class CardDetector:
     (None: ``turn``, the fusion symmetric).  Why: at ``turn`` 1.0 the turned reading added cards on looser boxes,
     and below 1.0 it also lowered the sure boxes it happened to miss (session 113, rule 177).
     ``turn_pair``: how a box the turned reading found again is fused with it: "mean" (the mean score, the boxes
-    averaged, as the mirrored reading's) or "lift" (the box before kept, the higher score; rule 179).
+    averaged, as the mirrored reading's), "lift" (the box before kept, the higher score; rule 179) or "top" (the
+    boxes averaged, the higher score; rule 180).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 

@@ -680,9 +680,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --turn (or the family's turn), the share of its score a box the readings before the "
                         "turned one found and it missed keeps (default: the family's PHOTO_FAMILY value, else as "
                         "--turn; 0: as --turn)")
-    p.add_argument("--turn-pair", choices=("mean", "lift"), default=None,
-                   help="how a box the turned reading found again is fused with it: the mean score and box, or the "
-                        "box before kept at the higher score (default: the family's PHOTO_FAMILY value, else mean)")
+    p.add_argument("--turn-pair", choices=("mean", "lift", "top"), default=None,
+                   help="how a box the turned reading found again is fused with it: the mean score and box (mean), "
+                        "the box before kept at the higher score (lift), or the boxes averaged at the higher score "
+                        "(top) (default: the family's PHOTO_FAMILY value, else mean)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")

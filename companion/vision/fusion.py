@@ -16,7 +16,7 @@ from companion.vision.crops import box_iou
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # boxes N x 4 (x1 y1 x2 y2), scores N, classes N
 
 FLIP_MATCH_IOU = 0.55  # two readings' boxes of one class overlapping this much are one card
-PAIRINGS = ("mean", "lift")  # how a pair of boxes is fused: see fuse_readings
+PAIRINGS = ("mean", "lift", "top")  # how a pair of boxes is fused: see fuse_readings
 
 
 def mirror_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
@@ -40,7 +40,8 @@ def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
     weighted by score, the mean score), an unpaired box keeps ``single`` times its score (an unpaired box of
     ``first``: ``first_single`` times, where given; a third reading fused onto two may so add boxes at a share
     without lowering the ones it missed).  ``pair`` "lift": a pair keeps the box of ``first`` as it is and the higher
-    of the two scores instead (a confirming reading can raise a card, never lower it or move its box).  Boxes scored
+    of the two scores instead (a confirming reading can raise a card, never lower it or move its box); "top": the
+    boxes averaged as with "mean", the higher score.  Boxes scored
     under ``floor`` after that are dropped (the readings were read down to it).  Returned surest first."""
     if pair not in PAIRINGS:
         raise ValueError(f"pair must be one of {PAIRINGS}, got {pair!r}")
@@ -64,12 +65,8 @@ def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
         else:
             taken[j] = True
             w1, w2 = s1[i], s2[j]
-            if pair == "lift":
-                boxes.append(b1[i])
-                scores.append(max(w1, w2))
-            else:
-                boxes.append((b1[i] * w1 + b2[j] * w2) / max(w1 + w2, 1e-12))
-                scores.append((w1 + w2) / 2.0)
+            boxes.append(b1[i] if pair == "lift" else (b1[i] * w1 + b2[j] * w2) / max(w1 + w2, 1e-12))
+            scores.append((w1 + w2) / 2.0 if pair == "mean" else max(w1, w2))
         classes.append(c1[i])
     for j in np.flatnonzero(~taken):
         boxes.append(b2[j])

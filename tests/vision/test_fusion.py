@@ -76,6 +76,11 @@ def test_a_lifted_pair_keeps_the_first_box_and_the_higher_score() -> None:
     assert got == [([0.0, 0.0, 10.0, 10.0], 0.8, 0),  # the higher score was the first's: unchanged
                    ([50.0, 50.0, 60.0, 60.0], 0.7, 0),  # raised by the second reading, its box not moved
                    ([20.0, 20.0, 30.0, 30.0], 0.1, 1)]  # the second reading's lone box at half its score
+    # "top": the boxes averaged by score as with "mean", the higher score
+    b, s, _ = fuse_readings(first, second, single=0.5, floor=0.05, first_single=1.0, pair="top")
+    assert s.round(3).tolist() == [0.8, 0.7, 0.1]
+    assert b[0].tolist() == pytest.approx([0.4 / 1.2, 0.0, (8.0 + 4.4) / 1.2, 10.0])
+    assert b[1].tolist() == pytest.approx([50.7, 50.0, 60.7, 60.0])
     with pytest.raises(ValueError, match="pair"):
         fuse_readings(first, second, single=0.5, floor=0.05, pair="max")
 
