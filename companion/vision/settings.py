@@ -288,6 +288,11 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # 0.7208, 0.7432 -> 0.7579, 0.7333 -> 0.7366 (mean +0.0050; mAP50-95 +0.003 to +0.012); real photos 508 -> 511 of
 # 527 at 0.182 -> 0.169 false per photo (test half 252 at 0.162); 60 scenes 1.03x.  For Spanish photos (rule 178,
 # turn 0.5, turn_missed 1.0 on top of rules 171 + 176): val6661 / val6662 -0.0027 / -0.0033, not judged.
+# Tried, not shipped (session 113): a turned pair kept at the higher score (``turn_pair``), its box the earlier one
+# ("lift", rule 179) or the score-weighted mean ("top", rule 180).  Tune, French on rule 177: lift 0.7510 / 0.7543,
+# top 0.7480 / 0.7556 (real tune half 257 at 0.223); Spanish with turn 0.5, turn_missed 1.0: lift 0.8924 / 0.8938, top
+# 0.8925 / 0.8922 (main 0.8931 / 0.8928); mAP50-95 down with both.  They name more cards right and raise back AP50 by
+# +0.03 to +0.06, but the boxes they keep bring as many wrong ones at the same scores.
 DETECTOR_STRIDE = 32  # its largest stride: a dynamic input's sides are multiples of it
 # ... and a dynamic input's shortest side: the end-to-end head keeps its 300 best of the input's anchor
 # cells (a TopK), and 320 x 32 has 210 of them (onnxruntime then fails); 320 x 64 has 420
