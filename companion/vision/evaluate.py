@@ -56,6 +56,7 @@ from companion.synth.scene import IN_FULL_VIEW, INDEX_WHOLE
 from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import FAMILIES, WHOLE_UPRIGHT, CardDetector, read_image
+from companion.vision.fusion import PAIRINGS
 from companion.vision.merging import SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
@@ -680,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --turn (or the family's turn), the share of its score a box the readings before the "
                         "turned one found and it missed keeps (default: the family's PHOTO_FAMILY value, else as "
                         "--turn; 0: as --turn)")
-    p.add_argument("--turn-pair", choices=("mean", "lift", "top"), default=None,
+    p.add_argument("--turn-pair", choices=PAIRINGS, default=None,
                    help="how a box the turned reading found again is fused with it: the mean score and box (mean), "
                         "the box before kept at the higher score (lift), or the boxes averaged at the higher score "
                         "(top) (default: the family's PHOTO_FAMILY value, else mean)")

@@ -41,8 +41,8 @@ def fuse_readings(first: Boxes, second: Boxes, single: float, floor: float,
     ``first``: ``first_single`` times, where given; a third reading fused onto two may so add boxes at a share
     without lowering the ones it missed).  ``pair`` "lift": a pair keeps the box of ``first`` as it is and the higher
     of the two scores instead (a confirming reading can raise a card, never lower it or move its box); "top": the
-    boxes averaged as with "mean", the higher score.  Boxes scored
-    under ``floor`` after that are dropped (the readings were read down to it).  Returned surest first."""
+    boxes averaged as with "mean", the higher score.  Boxes scored under ``floor`` after that are dropped (the
+    readings were read down to it).  Returned surest first."""
     if pair not in PAIRINGS:
         raise ValueError(f"pair must be one of {PAIRINGS}, got {pair!r}")
     kept = single if first_single is None else first_single
