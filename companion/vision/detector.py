@@ -594,6 +594,9 @@ class CardDetector:
     ``turn_pair``: how a box the turned reading found again is fused with it: "mean" (the mean score, the boxes
     averaged, as the mirrored reading's), "lift" (the box before kept, the higher score; rule 179) or "top" (the
     boxes averaged, the higher score; rule 180).
+    ``score_power``: a detection's confidence (the detector's score times the classifier's probability) ranks the
+    cards, and every step that drops one reads the two apart; with ``score_power`` a, the last step multiplies it by
+    the detector's score to the power a - 1, so a < 1 leans the ranking on the naming (None: as found; rule 181).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -631,7 +634,8 @@ class CardDetector:
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
                  small_square: bool | None = None, flip: float | None = None,
-                 turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean") -> None:
+                 turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean",
+                 score_power: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -741,6 +745,9 @@ class CardDetector:
         if turn_pair not in PAIRINGS:
             raise ValueError(f"turn_pair must be one of {PAIRINGS}, got {turn_pair!r}")
         self.turn_pair = turn_pair
+        if score_power is not None and not 0.0 < score_power <= 2.0:
+            raise ValueError(f"score_power must be in (0, 2] or None, got {score_power!r}")
+        self.score_power = score_power
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -1448,7 +1455,20 @@ class CardDetector:
             step("outlines", self._with_outlines(image_bgr, stages[-1][1]))
         if self.box_shrink is not None:
             step("drawn in", self.calibrated(stages[-1][1]))
+        if self.score_power is not None:
+            step("ranked", self.reranked(stages[-1][1]))
         return stages
+
+    def reranked(self, found: list[Detection]) -> list[Detection]:
+        """``found`` with each confidence (and its alternatives') times the detector's score to the power
+        ``score_power`` - 1, at most 1, best first again: only the order and the confidences change."""
+        out = []
+        for d in found:
+            gain = max(d.detector_confidence, 1e-6) ** (self.score_power - 1.0)
+            out.append(replace(d, confidence=min(1.0, d.confidence * gain),
+                               alternatives=tuple((n, min(1.0, c * gain)) for n, c in d.alternatives)))
+        out.sort(key=lambda d: -d.confidence)
+        return out
 
     def covered(self, found: list[Detection]) -> np.ndarray:
         """Which of ``found`` another of them covers ``overlap_min`` of (:func:`overlapped_boxes`): the cards whose

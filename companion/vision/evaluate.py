@@ -685,6 +685,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="how a box the turned reading found again is fused with it: the mean score and box (mean), "
                         "the box before kept at the higher score (lift), or the boxes averaged at the higher score "
                         "(top) (default: the family's PHOTO_FAMILY value, else mean)")
+    p.add_argument("--score-power", type=float, default=None, metavar="A",
+                   help="re-weigh each photo detection's confidence by the detector's score to the power A - 1 "
+                        "(A < 1 ranks more by the naming; default: the family's PHOTO_FAMILY value, else not; 0: not)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -842,7 +845,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  small_cards=args.small_cards, small_size=args.small_size,
                                                  small_first=args.small_first, small_square=args.small_square,
                                                  flip=args.flip, turn=args.turn,
-                                                 turn_missed=args.turn_missed, turn_pair=args.turn_pair),
+                                                 turn_missed=args.turn_missed, turn_pair=args.turn_pair,
+                                                 score_power=args.score_power),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -883,6 +887,7 @@ def main(argv: list[str] | None = None) -> int:
                     "turn": detector.turn,
                     "turn_missed": detector.turn_missed,
                     "turn_pair": detector.turn_pair if detector.turn is not None else None,
+                    "score_power": detector.score_power,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

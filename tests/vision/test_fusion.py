@@ -228,3 +228,4 @@ def test_french_photos_ship_the_turned_reading_fused_one_way_and_spanish_ones_do
     assert photo_settings(family="french", scales=[1.0])["turn"] is None
     assert CardDetector("french", **photo_settings(family="french", scales=[1.0])).turn_missed is None
     assert photo_settings(family="spanish")["turn"] is None
+
