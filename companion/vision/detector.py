@@ -48,6 +48,7 @@ from companion.vision.crops import quad_methods as quad_methods_of  # (its own n
 from companion.vision.fusion import PAIRINGS, fuse_readings, mirror_boxes, turn_boxes
 from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
                                       merge_same_cards, one_of_each)
+from companion.vision.rescoring import Rescorer, rescorer_file
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
@@ -597,6 +598,11 @@ class CardDetector:
     ``score_power``: a detection's confidence (the detector's score times the classifier's probability) ranks the
     cards, and every step that drops one reads the two apart; with ``score_power`` a, the last step multiplies it by
     the detector's score to the power a - 1, so a < 1 leans the ranking on the naming (None: as found; rule 181).
+    ``rescorer``: the last step replaces each confidence by the probability that the box is right, from the family's
+    fitted rescorer (``card-rescorer-<family>-photo.json`` in the models folder, where it is shipped;
+    :mod:`companion.vision.rescoring`).  Why: the photo pipeline's wrong boxes come at the same detector scores and
+    names' probabilities as its right ones, and what tells them apart is spread over several things known of each
+    (rule 182, session 114).  No box is added or dropped.
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -635,7 +641,7 @@ class CardDetector:
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
                  small_square: bool | None = None, flip: float | None = None,
                  turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean",
-                 score_power: float | None = None) -> None:
+                 score_power: float | None = None, rescorer: bool = False) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -748,6 +754,9 @@ class CardDetector:
         if score_power is not None and not 0.0 < score_power <= 2.0:
             raise ValueError(f"score_power must be in (0, 2] or None, got {score_power!r}")
         self.score_power = score_power
+        self.rescorer_path = self.models_dir / rescorer_file(family)
+        # a models folder without the family's rescorer reads as before, as one without a photo model does
+        self.rescorer = Rescorer.load(self.rescorer_path) if rescorer and self.rescorer_path.is_file() else None
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -1429,7 +1438,8 @@ class CardDetector:
         them: ``outlined_min_prob``), one card boxed twice made one ("merged": ``merge_iou``; "faint twins":
         ``faint_twin_iou``), weakly named faces far off the photo's card size left out ("sizes": ``size_check``), no
         name held twice ("one deck": ``one_deck``), the outline scores added ("outlines") and the sure boxes drawn
-        in ("drawn in": ``box_shrink``, :meth:`calibrated`); a step that is off is not listed.
+        in ("drawn in": ``box_shrink``, :meth:`calibrated`), the confidences re-weighed ("ranked": ``score_power``) and
+        rescored ("rescored": ``rescorer``); a step that is off is not listed.
 
         Why each list: a card the detector boxed that is missing in the end was dropped by one step, and a bench
         (``bench/misnamed_cards.py``) says which without writing the steps again."""
@@ -1457,6 +1467,10 @@ class CardDetector:
             step("drawn in", self.calibrated(stages[-1][1]))
         if self.score_power is not None:
             step("ranked", self.reranked(stages[-1][1]))
+        if self.rescorer is not None:
+            found = stages[-1][1]
+            step("rescored", self.rescorer.rescored(found, self.covered(found) if found else [],
+                                                    [self.faint(d) for d in found]))
         return stages
 
     def reranked(self, found: list[Detection]) -> list[Detection]:

@@ -535,7 +535,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    small_first: float | None = None, small_square: bool | None = None,
                    flip: float | None = None, turn: float | None = None,
                    turn_missed: float | None = None, turn_pair: str | None = None,
-                   score_power: float | None = None) -> dict:
+                   score_power: float | None = None, rescorer: bool | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -593,7 +593,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     where ``turn`` gives that share (the same defaults), a box the readings before it found and it did not keeping
     ``turn_missed`` of its score (None: the family's, else as ``turn``; 0: as ``turn``), a box it found again fused
     with it as ``turn_pair`` says (None: the family's, else "mean"), and the confidences re-weighed by
-    ``score_power`` (see :class:`CardDetector`; None: the family's, else not; 0: not).
+    ``score_power`` (see :class:`CardDetector`; None: the family's, else not; 0: not), and rescored by the family's
+    fitted rescorer where ``rescorer`` (None: the family's with the shrunk view, which it was fitted on, else not).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -602,7 +603,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
     ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``,
-    ``turn``, ``turn_missed``, ``turn_pair``, ``score_power`` or ``merge_iou``, it replaces the
+    ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer`` or ``merge_iou``, it replaces the
     shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -680,4 +681,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "turn": (own.get("turn") if len(chosen) > 1 else None) if turn is None else (turn or None),
             "turn_missed": own.get("turn_missed") if turn_missed is None else (turn_missed or None),
             "turn_pair": str(own.get("turn_pair", "mean")) if turn_pair is None else turn_pair,
-            "score_power": own.get("score_power") if score_power is None else (score_power or None)}
+            "score_power": own.get("score_power") if score_power is None else (score_power or None),
+            "rescorer": (bool(own.get("rescorer", False)) and len(chosen) > 1) if rescorer is None else rescorer}
