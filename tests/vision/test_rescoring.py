@@ -139,3 +139,21 @@ def test_the_detector_rescores_only_where_asked_and_a_rescorer_is_there(tmp_path
     assert all(0.0 < d.confidence < 1.0 for d in after)
     assert [d.confidence for d in after] == sorted((d.confidence for d in after), reverse=True)
     assert {d.card for d in after} >= {c["card"] for c in rec["cards"]}
+
+
+def test_french_photos_read_the_shipped_rescorer_and_spanish_photos_none() -> None:
+    """Rule 182 shipped a rescorer for French photos only, fitted on the two spent tune seeds; the table, one-view
+    photo settings and Spanish photos are not rescored."""
+    from companion.paths import models_dir
+    from companion.vision.settings import photo_settings
+
+    assert photo_settings(family="french")["rescorer"] is True
+    assert photo_settings(family="french", scales=[1.0])["rescorer"] is False
+    assert photo_settings(family="spanish")["rescorer"] is False
+    assert not (models_dir() / rescorer_file("spanish")).exists()
+    shipped = Rescorer.load(models_dir() / rescorer_file("french"))
+    assert shipped.meta["family"] == "french" and shipped.meta["data"] == ["fr6613", "fr6640"]
+    assert shipped.meta["right"] < shipped.meta["detections"]
+    w = dict(zip(FEATURES, shipped.weights))
+    # a surely named box is likelier right; one inside another box, or with a surer namesake, less
+    assert w["log_name"] > 0 and w["held_in"] < 0 and w["surer_namesake"] < 0
