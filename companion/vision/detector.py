@@ -602,7 +602,7 @@ class CardDetector:
     fitted rescorer (``card-rescorer-<family>-photo.json`` in the models folder, where it is shipped;
     :mod:`companion.vision.rescoring`).  Why: the photo pipeline's wrong boxes come at the same detector scores and
     names' probabilities as its right ones, and what tells them apart is spread over several things known of each
-    (rule 182, session 114).  No box is added or dropped.
+    (rule 182, session 114).  No box is added or dropped, but for those rescored under ``rescored_min`` (None: none).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -641,7 +641,8 @@ class CardDetector:
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
                  small_square: bool | None = None, flip: float | None = None,
                  turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean",
-                 score_power: float | None = None, rescorer: bool = False) -> None:
+                 score_power: float | None = None, rescorer: bool = False,
+                 rescored_min: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -757,6 +758,9 @@ class CardDetector:
         self.rescorer_path = self.models_dir / rescorer_file(family)
         # a models folder without the family's rescorer reads as before, as one without a photo model does
         self.rescorer = Rescorer.load(self.rescorer_path) if rescorer and self.rescorer_path.is_file() else None
+        if rescored_min is not None and not 0.0 < rescored_min < 1.0:
+            raise ValueError(f"rescored_min must be in (0, 1) or None, got {rescored_min!r}")
+        self.rescored_min = rescored_min
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -1469,8 +1473,10 @@ class CardDetector:
             step("ranked", self.reranked(stages[-1][1]))
         if self.rescorer is not None:
             found = stages[-1][1]
-            step("rescored", self.rescorer.rescored(found, self.covered(found) if found else [],
-                                                    [self.faint(d) for d in found]))
+            rescored = self.rescorer.rescored(found, self.covered(found) if found else [], [self.faint(d) for d in found])
+            if self.rescored_min is not None:  # the only step after the naming that reads the rescored probability
+                rescored = [d for d in rescored if d.confidence >= self.rescored_min]
+            step("rescored", rescored)
         return stages
 
     def reranked(self, found: list[Detection]) -> list[Detection]:

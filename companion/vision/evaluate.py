@@ -691,6 +691,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rescorer", action=argparse.BooleanOptionalAction, default=None,
                    help="rescore each photo detection by the family's fitted rescorer (card-rescorer-<family>-photo."
                         "json in the models folder; default: the family's PHOTO_FAMILY value, else not)")
+    p.add_argument("--rescored-min", type=float, default=None, metavar="P",
+                   help="with the rescorer, drop each detection rescored under this probability (default: the "
+                        "family's PHOTO_FAMILY value, else none; 0: none)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -849,7 +852,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  small_first=args.small_first, small_square=args.small_square,
                                                  flip=args.flip, turn=args.turn,
                                                  turn_missed=args.turn_missed, turn_pair=args.turn_pair,
-                                                 score_power=args.score_power, rescorer=args.rescorer),
+                                                 score_power=args.score_power, rescorer=args.rescorer,
+                                                 rescored_min=args.rescored_min),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -892,6 +896,7 @@ def main(argv: list[str] | None = None) -> int:
                     "turn_pair": detector.turn_pair if detector.turn is not None else None,
                     "score_power": detector.score_power,
                     "rescorer": detector.rescorer_path.name if detector.rescorer is not None else None,
+                    "rescored_min": detector.rescored_min if detector.rescorer is not None else None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -546,7 +546,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    small_first: float | None = None, small_square: bool | None = None,
                    flip: float | None = None, turn: float | None = None,
                    turn_missed: float | None = None, turn_pair: str | None = None,
-                   score_power: float | None = None, rescorer: bool | None = None) -> dict:
+                   score_power: float | None = None, rescorer: bool | None = None,
+                   rescored_min: float | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -605,7 +606,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``turn_missed`` of its score (None: the family's, else as ``turn``; 0: as ``turn``), a box it found again fused
     with it as ``turn_pair`` says (None: the family's, else "mean"), and the confidences re-weighed by
     ``score_power`` (see :class:`CardDetector`; None: the family's, else not; 0: not), and rescored by the family's
-    fitted rescorer where ``rescorer`` (None: the family's with the shrunk view, which it was fitted on, else not).
+    fitted rescorer where ``rescorer`` (None: the family's with the shrunk view, which it was fitted on, else not),
+    those rescored under ``rescored_min`` dropped (None: the family's, else none; 0: none).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -614,8 +616,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``faintest_below``, ``faintest_min_prob``, ``outlined_faint_from``, ``faint_corner_windows``, ``faint_tta``,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
     ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``,
-    ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer`` or ``merge_iou``, it replaces the
-    shared value (one passed here wins)."""
+    ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer``, ``rescored_min`` or ``merge_iou``, it
+    replaces the shared value (one passed here wins)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -693,4 +695,5 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
             "turn_missed": own.get("turn_missed") if turn_missed is None else (turn_missed or None),
             "turn_pair": str(own.get("turn_pair", "mean")) if turn_pair is None else turn_pair,
             "score_power": own.get("score_power") if score_power is None else (score_power or None),
-            "rescorer": (bool(own.get("rescorer", False)) and len(chosen) > 1) if rescorer is None else rescorer}
+            "rescorer": (bool(own.get("rescorer", False)) and len(chosen) > 1) if rescorer is None else rescorer,
+            "rescored_min": own.get("rescored_min") if rescored_min is None else (rescored_min or None)}

@@ -157,3 +157,33 @@ def test_french_photos_read_the_shipped_rescorer_and_spanish_photos_none() -> No
     w = dict(zip(FEATURES, shipped.weights))
     # a surely named box is likelier right; one inside another box, or with a surer namesake, less
     assert w["log_name"] > 0 and w["held_in"] < 0 and w["surer_namesake"] < 0
+
+
+def test_rescored_min_drops_only_the_boxes_rescored_under_it(tmp_path: Path) -> None:
+    """``rescored_min`` (rule 184): the one step that drops by the rescored probability; off by default, a clear error
+    outside (0, 1), and without a rescorer nothing is rescored or dropped."""
+    import cv2
+
+    from companion.paths import models_dir
+    from companion.vision.detector import CardDetector
+    from companion.vision.settings import photo_settings
+
+    for f in models_dir().glob("*.onnx"):
+        (tmp_path / f.name).symlink_to(f)
+    # a model that rescores by the detector's score alone: p = sigmoid(4 * (log score - log 0.5))
+    k = len(FEATURES)
+    mean = tuple(math.log(0.5) if n == "log_detector" else 0.0 for n in FEATURES)
+    Rescorer(mean, (1.0,) * k, tuple(4.0 if n == "log_detector" else 0.0 for n in FEATURES), 0.0).save(
+        tmp_path / rescorer_file("french"))
+    rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
+    image = cv2.imread(str(FIXTURES / rec["image"]))
+    settings = photo_settings(family="french")
+    assert settings["rescored_min"] is None
+    every = CardDetector("french", models_dir=tmp_path, **settings).detect(image)
+    cut = max(0.02, min(d.confidence for d in every) + 1e-6)
+    kept = CardDetector("french", models_dir=tmp_path, **{**settings, "rescored_min": cut}).detect(image)
+    assert [d.box for d in kept] == [d.box for d in every if d.confidence >= cut]
+    assert len(kept) < len(every)
+    for bad in (0.0, 1.0, -0.5):
+        with pytest.raises(ValueError, match="rescored_min"):
+            CardDetector("french", models_dir=tmp_path, rescored_min=bad)
