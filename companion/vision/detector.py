@@ -757,6 +757,7 @@ class CardDetector:
         self.score_power = score_power
         self.rescorer_path = self.models_dir / rescorer_file(family)
         # a models folder without the family's rescorer reads as before, as one without a photo model does
+        self.rescorer_asked = rescorer
         self.rescorer = Rescorer.load(self.rescorer_path) if rescorer and self.rescorer_path.is_file() else None
         if rescored_min is not None and not 0.0 < rescored_min < 1.0:
             raise ValueError(f"rescored_min must be in (0, 1) or None, got {rescored_min!r}")
@@ -1174,10 +1175,11 @@ class CardDetector:
         return out_list
 
     def outline_model_warning(self) -> str | None:
-        """What to tell whoever asked for the outline model (or the small cards' detector) when it is not read (None
-        when it is, or was not asked for): a reading by the finders alone, or without the outline check of weakly
-        named faces (``outlined_min_prob``), or of small cards by the one detector, must not pass for one with the
-        model."""
+        """What to tell whoever asked for the outline model (or the small cards' detector, or the rescorer) when it is
+        not read (None when it is, or was not asked for): a reading by the finders alone, or without the outline check
+        of weakly named faces (``outlined_min_prob``), or of small cards by the one detector, or not rescored (its
+        faces then kept down to floors chosen for the rescored reading, with no ``rescored_min`` to drop the weak
+        ones), must not pass for one with the model."""
         said = []
         if self.small_cards is not None and self.small_det is None:
             said.append(f"no small cards' detector read ({self.small_path} missing): every image is read by "
@@ -1185,6 +1187,9 @@ class CardDetector:
         if self.outline_model_asked and self.outline_model is None:
             said.append(f"no outline model read ({self.outline_path} missing, or no corner model): each card is "
                         f"turned upright by the outline finders alone")
+        if self.rescorer_asked and self.rescorer is None:
+            said.append(f"no rescorer read ({self.rescorer_path} missing): detections keep their confidences and none "
+                        f"is dropped by its probability")
         if self.outlined_min_prob is not None and self.outline_gate is None:
             said.append(f"no outline model read ({self.outline_path} missing): faces named under the floors are left "
                         f"out, outlined or not")

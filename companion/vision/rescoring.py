@@ -5,8 +5,9 @@ and the photo pipeline's wrong boxes (a covered card given its neighbour's name,
 box round two) come at the same confidences as its right ones (session 113, rules 179-181).  What tells them apart is
 spread over several things the pipeline already knows of a detection: how surely the next name was read, whether an
 outline fits its box, whether another box holds it, whether a surer box carries the same name.  A small logistic
-model weighs them (rule 182, session 114).  It re-ranks only: no box is added or dropped, and the table's frames,
-whose confidences feed its confirm-when-unsure logic, are never rescored.
+model weighs them (rule 182, session 114).  It re-ranks: no box is added, and none is dropped but those the detector
+is told to drop under a probability (``CardDetector(rescored_min=...)``, rule 184); the table's frames, whose
+confidences feed its confirm-when-unsure logic, are never rescored.
 
 The features are generic (no card's or design's identity), so the model learns how the pipeline errs, not which
 cards the validation designs hold.  :func:`fit` (numpy and scipy only) is what ``python -m
