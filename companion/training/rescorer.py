@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from companion.paths import models_dir
 from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import iou, match_detections, read_image, val_scenes
+from companion.vision.evaluate import read_image, val_scenes, verdicts
 from companion.vision.rescoring import FEATURES, Rescorer, detection_features, fit, rescorer_file
 from companion.vision.settings import photo_settings
 
@@ -33,18 +33,15 @@ RIGHT, WRONG, LEFT_OUT = 1, 0, -1
 
 
 def labels(found: list, truths: list[dict], ignored: list[dict]) -> np.ndarray:
-    """For each of ``found`` (Detections), :data:`RIGHT` where the mAP rule at IoU 0.5 (each detection, surest first,
-    claims the unclaimed labelled card of its name it overlaps most) matches it, else :data:`LEFT_OUT` where it
-    overlaps an unlabelled card by 0.5 or more (the mAP drops it), else :data:`WRONG`."""
+    """For each of ``found`` (Detections), the mAP's verdict at IoU 0.5 (:func:`companion.vision.evaluate.verdicts`):
+    :data:`RIGHT` where it claims a labelled card of its name, :data:`LEFT_OUT` where it lies on an unlabelled card
+    instead (the mAP drops it), else :data:`WRONG`."""
     out = np.full(len(found), WRONG)
     dets = [{"card": d.card, "box": list(d.box), "confidence": d.confidence, "i": i} for i, d in enumerate(found)]
     for name in {d["card"] for d in dets}:
         mine = [t for t in truths if t["card"] == name]
-        for d, matched, _ in match_detections(mine, [d for d in dets if d["card"] == name], 0.5):
-            if matched is not None:
-                out[d["i"]] = RIGHT
-            elif any(iou(d["box"], t["box"]) >= 0.5 for t in ignored):
-                out[d["i"]] = LEFT_OUT
+        for d, right in verdicts(mine, ignored, [d for d in dets if d["card"] == name], 0.5):
+            out[d["i"]] = LEFT_OUT if right is None else RIGHT if right else WRONG
     return out
 
 

@@ -107,6 +107,23 @@ def match_detections(truths: list[dict], dets: list[dict], threshold: float) -> 
     return out
 
 
+def verdicts(truths: list[dict], ignored: list[dict], dets: list[dict], threshold: float
+             ) -> list[tuple[dict, bool | None]]:
+    """The mAP's verdict on each detection of one class (``truths`` and ``dets`` of that class alone): True where it
+    claims a labelled card (:func:`match_detections` at ``threshold``), None where it claims none and overlaps an
+    unlabelled card (``ignored``, any class) by IoU >= 0.5 (the mAP drops it), else False.  Most confident first.  One
+    piece so that what the rescorer is fitted to call right (``companion.training.rescorer``) is what the mAP counts."""
+    out: list[tuple[dict, bool | None]] = []
+    for d, matched, _ in match_detections(truths, dets, threshold):
+        if matched is not None:
+            out.append((d, True))
+        elif any(iou(d["box"], ig["box"]) >= 0.5 for ig in ignored):
+            out.append((d, None))
+        else:
+            out.append((d, False))
+    return out
+
+
 def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
     """mAP50 and mAP50-95 from per-image (ground truth, ignored ground truth, detections).
 
@@ -125,13 +142,8 @@ def map_scores(images: list[tuple[list[dict], list[dict], list[dict]]]) -> dict:
             for gts, ignored, dets in images:
                 g = [x for x in gts if x["card"] == cls]
                 n_gt += len(g)
-                for d, matched, _ in match_detections(g, [d for d in dets if d["card"] == cls], t):
-                    if matched is not None:
-                        pairs.append((d["confidence"], True))
-                    elif any(iou(d["box"], ig["box"]) >= 0.5 for ig in ignored):
-                        continue
-                    else:
-                        pairs.append((d["confidence"], False))
+                pairs += [(d["confidence"], right) for d, right in
+                          verdicts(g, ignored, [d for d in dets if d["card"] == cls], t) if right is not None]
             ap = average_precision(pairs, n_gt)
             aps.append(ap)
             if abs(t - 0.5) < 1e-6:
