@@ -48,7 +48,7 @@ from companion.vision.crops import quad_methods as quad_methods_of  # (its own n
 from companion.vision.fusion import PAIRINGS, fuse_readings, mirror_boxes, turn_boxes
 from companion.vision.merging import (SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
                                       merge_same_cards, one_of_each)
-from companion.vision.rescoring import Rescorer, rescorer_file
+from companion.vision.rescoring import Rescorer, rescorer_file, with_confidences
 # (ModelError and letterbox are imported from here too)
 from companion.vision.onnx_runtime import ModelError, letterbox, session as _session
 from companion.vision.outline_model import (OUTLINE_MODEL_FILE, OUTLINE_MODEL_FOR, OutlineModel, RotatedRect,
@@ -1487,13 +1487,8 @@ class CardDetector:
     def reranked(self, found: list[Detection]) -> list[Detection]:
         """``found`` with each confidence (and its alternatives') times the detector's score to the power
         ``score_power`` - 1, at most 1, best first again: only the order and the confidences change."""
-        out = []
-        for d in found:
-            gain = max(d.detector_confidence, 1e-6) ** (self.score_power - 1.0)
-            out.append(replace(d, confidence=min(1.0, d.confidence * gain),
-                               alternatives=tuple((n, min(1.0, c * gain)) for n, c in d.alternatives)))
-        out.sort(key=lambda d: -d.confidence)
-        return out
+        gains = [max(d.detector_confidence, 1e-6) ** (self.score_power - 1.0) for d in found]
+        return with_confidences(found, [min(1.0, d.confidence * g) for d, g in zip(found, gains)], gains)
 
     def covered(self, found: list[Detection]) -> np.ndarray:
         """Which of ``found`` another of them covers ``overlap_min`` of (:func:`overlapped_boxes`): the cards whose

@@ -55,6 +55,17 @@ def _overlaps(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return iou, inside
 
 
+def with_confidences(found: Sequence["Detection"], confidences: Sequence[float],
+                     gains: Sequence[float]) -> list["Detection"]:
+    """``found`` with new ``confidences``, each one's alternatives scaled by its ``gains`` (at most 1), best first:
+    the boxes, names and the models' own figures unchanged.  What both re-rankings of a photo's detections do
+    (:meth:`Rescorer.rescored`, ``CardDetector.reranked``)."""
+    out = [replace(d, confidence=float(c), alternatives=tuple((name, min(1.0, a * g)) for name, a in d.alternatives))
+           for d, c, g in zip(found, confidences, gains)]
+    out.sort(key=lambda d: -d.confidence)
+    return out
+
+
 def detection_features(found: Sequence["Detection"], covered: Sequence[bool], faint: Sequence[bool]) -> np.ndarray:
     """One row of :data:`FEATURES` per detection of one image (``covered``, ``faint``: the detector's own flags).
 
@@ -124,13 +135,7 @@ class Rescorer:
         if not found:
             return []
         p = self.probabilities(detection_features(found, covered, faint))
-        out = []
-        for d, q in zip(found, p):
-            gain = float(q) / max(d.confidence, 1e-6)
-            out.append(replace(d, confidence=float(q),
-                               alternatives=tuple((name, min(1.0, c * gain)) for name, c in d.alternatives)))
-        out.sort(key=lambda d: -d.confidence)
-        return out
+        return with_confidences(found, p, [float(q) / max(d.confidence, 1e-6) for d, q in zip(found, p)])
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "features": list(FEATURES), "mean": list(self.mean), "scale": list(self.scale),
