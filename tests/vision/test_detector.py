@@ -1254,19 +1254,23 @@ def test_faint_boxes_read_their_whole_card_one_way_up_when_asked(french, monkeyp
 
 
 def test_a_family_merges_faces_named_alike_at_its_own_overlap(monkeypatch):
-    """``merge_iou`` in PHOTO_FAMILY: Spanish photos merge faces named alike from IoU 0.35 (rule 106), French ones
+    """``merge_iou`` in PHOTO_FAMILY: Spanish photos merge faces named alike from IoU 0.35 (rule 106) in one view and
+    not with the shrunk view, where the rescorer ranks a twin last (``merge_iou_shrunk`` None, rule 186), French ones
     from 0.3 (rule 129), a family without its own at ``MERGE_IOU``; a value passed in wins (0: not merged), the
     table's one view too."""
     from companion.vision import settings as vs
     from companion.vision.merging import MERGE_IOU
 
-    assert vs.photo_settings(family="spanish")["merge_iou"] == 0.35
+    assert vs.photo_settings(family="spanish")["merge_iou"] is None
     assert vs.photo_settings(family="french")["merge_iou"] == 0.3
     assert vs.photo_settings(family="spanish", scales=[1.0])["merge_iou"] == 0.35
     assert vs.photo_settings(family="spanish", merge_iou=0.6)["merge_iou"] == 0.6
     assert vs.photo_settings(family="spanish", merge_iou=0)["merge_iou"] is None
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"merge_iou": 0.45}})
     assert vs.photo_settings(family="french")["merge_iou"] == 0.45
+    monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"merge_iou": 0.45, "merge_iou_shrunk": 0.6}})
+    assert vs.photo_settings(family="french")["merge_iou"] == 0.6
+    assert vs.photo_settings(family="french", scales=[1.0])["merge_iou"] == 0.45
     assert vs.photo_settings(family="spanish")["merge_iou"] == MERGE_IOU
 
 

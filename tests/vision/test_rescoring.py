@@ -142,22 +142,23 @@ def test_the_detector_rescores_only_where_asked_and_a_rescorer_is_there(tmp_path
     assert {d.card for d in after} >= {c["card"] for c in rec["cards"]}
 
 
-def test_french_photos_read_the_shipped_rescorer_and_spanish_photos_none() -> None:
-    """Rule 182 shipped a rescorer for French photos only, fitted on the two spent tune seeds (refitted by rule 184 on
-    their reading with lower face floors); the table, one-view photo settings and Spanish photos are not rescored."""
+def test_photos_of_both_families_read_their_shipped_rescorer() -> None:
+    """Rule 182 shipped a rescorer for French photos, fitted on the two spent tune seeds (refitted by rule 184 on their
+    reading with lower face floors); rule 186 one for Spanish photos, fitted on theirs with looser drop rules.  The
+    table and one-view photo settings are not rescored."""
     from companion.paths import models_dir
     from companion.vision.settings import photo_settings
 
-    assert photo_settings(family="french")["rescorer"] is True
-    assert photo_settings(family="french", scales=[1.0])["rescorer"] is False
-    assert photo_settings(family="spanish")["rescorer"] is False
-    assert not (models_dir() / rescorer_file("spanish")).exists()
-    shipped = Rescorer.load(models_dir() / rescorer_file("french"))
-    assert shipped.meta["family"] == "french" and shipped.meta["data"] == ["fr6613", "fr6640"]
-    assert shipped.meta["right"] < shipped.meta["detections"]
-    w = dict(zip(FEATURES, shipped.weights))
-    # a surely named box is likelier right; one inside another box, or with a surer namesake, less
-    assert w["log_name"] > 0 and w["held_in"] < 0 and w["surer_namesake"] < 0
+    for family, seeds in (("french", ["fr6613", "fr6640"]), ("spanish", ["val6661", "val6662"])):
+        assert photo_settings(family=family)["rescorer"] is True
+        assert photo_settings(family=family, scales=[1.0])["rescorer"] is False
+        shipped = Rescorer.load(models_dir() / rescorer_file(family))
+        assert shipped.meta["family"] == family and shipped.meta["data"] == seeds
+        assert shipped.meta["right"] < shipped.meta["detections"]
+        w = dict(zip(FEATURES, shipped.weights))
+        # a surely named box is likelier right, one with a surer namesake less (and a French one inside another box)
+        assert w["log_name"] > 0 and w["surer_namesake"] < 0, (family, w)
+        assert family != "french" or w["held_in"] < 0
 
 
 def test_rescored_min_drops_only_the_boxes_rescored_under_it(tmp_path: Path) -> None:
