@@ -1127,6 +1127,28 @@ def test_a_photo_leaves_out_a_face_it_cannot_name_and_the_table_keeps_it(monkeyp
         CardDetector("french", face_min_prob=1.0)
 
 
+def test_cli_lists_rescored_detections_from_a_floor_unless_told(capsys):
+    """`companion detect` lists a rescored photo's detections from confidence 0.02 (Spanish photos have no output
+    floor of their own since rule 186), every candidate with ``--min-confidence 0``, and a reading that is not
+    rescored (one view) in full; a value outside [0, 1) is one clear error.  The French fixtures read as Spanish
+    cards give weak candidates to list or not."""
+    from companion.commands.detect import LISTED_RESCORED_MIN
+
+    images = [str(p) for p in sorted(FIXTURES.glob("*.jpg"))]
+
+    def listed(*extra: str) -> list[float]:
+        assert main(["detect", *images, "--json", "--family", "spanish", *extra]) == 0
+        return sorted(d["confidence"] for line in capsys.readouterr().out.strip().splitlines()
+                      for d in json.loads(line)["detections"])
+
+    default, every = listed(), listed("--min-confidence", "0")
+    assert default and min(default) >= LISTED_RESCORED_MIN
+    assert default == [c for c in every if c >= LISTED_RESCORED_MIN] and len(default) < len(every)
+    assert listed("--scales", "1") == listed("--scales", "1", "--min-confidence", "0")
+    assert main(["detect", "--min-confidence", "1.5", images[0]]) == 2
+    assert "--min-confidence must be in [0, 1)" in capsys.readouterr().err
+
+
 def test_cli_min_prob_keeps_or_leaves_out_the_faces_named_weakly(capsys, tmp_path):
     """`companion detect --min-prob P`: the photo's floor on the classifier's probability of a face, 0 keeping
     every face found; a value outside [0, 1) is one clear error.  The fixtures are read as they are and at half
