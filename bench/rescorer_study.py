@@ -19,22 +19,20 @@ A dump is a pickle of plain lists and numpy arrays, read by this script only.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import pickle
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from companion.paths import shared_dir
-from companion.training.rescorer import LEFT_OUT, RIGHT, labels
+from companion.training.rescorer import LEFT_OUT, RIGHT, feature_rows, labels
 from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import HALVES, RANK_WORDS, iou, map_scores, read_image, val_scenes
-from companion.vision.rescoring import FEATURES, detection_features, fit
+from companion.vision.evaluate import HALVES, _real_scores, map_scores, read_image, real_labels, val_scenes
+from companion.vision.rescoring import fit
 from companion.vision.settings import photo_settings
 
 FLOORS = (0.0, 0.05, 0.1, 0.15, 0.2)
@@ -54,10 +52,8 @@ def overrides(pairs: list[str]) -> dict:
 def reading(detector: CardDetector, image: np.ndarray) -> tuple[list[dict], np.ndarray, list]:
     """One image's detections (rescorer off) as dicts, their feature rows, and the Detections themselves."""
     found = detector.detect(image)
-    rows = (detection_features(found, detector.covered(found), [detector.faint(d) for d in found]) if found
-            else np.zeros((0, len(FEATURES))))
     dets = [{"card": d.card, "box": [float(v) for v in d.box], "confidence": float(d.confidence)} for d in found]
-    return dets, rows, found
+    return dets, feature_rows(detector, found), found
 
 
 def dump_synthetic(detector: CardDetector, data: Path, limit: int | None) -> list[dict]:
@@ -73,18 +69,11 @@ def dump_synthetic(detector: CardDetector, data: Path, limit: int | None) -> lis
 
 
 def dump_real(detector: CardDetector, folder: Path, half: str) -> list[dict]:
-    rows = list(csv.DictReader(open(folder / "labels.csv")))
-    names = sorted({r["filename"] for r in rows})
-    if half != "all":
-        names = names[HALVES.index(half)::2]
-    truths: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        truths[r["filename"]].append({"rank": RANK_WORDS[r["class"]],
-                                      "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
     scenes = []
-    for name in tqdm(names, desc=f"real {half}", unit="photo"):
-        dets, feature_rows, _ = reading(detector, read_image(folder / name))
-        scenes.append({"name": name, "gts": truths[name], "dets": dets, "rows": feature_rows})
+    for name, truths in tqdm(sorted(real_labels(folder, None if half == "all" else half).items()),
+                             desc=f"real {half}", unit="photo"):
+        dets, rows, found = reading(detector, read_image(folder / name))
+        scenes.append({"name": name, "gts": truths, "dets": dets, "rows": rows, "found": found})
     return scenes
 
 
@@ -97,16 +86,12 @@ def synthetic_scores(scenes: list[dict], confidences: list[np.ndarray], floor: f
 
 
 def real_scores(scenes: list[dict], probabilities: list[np.ndarray], floor: float) -> str:
-    """Right ranks found and false detections per photo, as ``evaluate real`` counts them, keeping the faces
-    rescored ``floor`` or more."""
-    right = total = false = 0
-    for s, p in zip(scenes, probabilities):
-        faces = [d for d, q in zip(s["dets"], p) if q >= floor and d["card"] != "back"]
-        total += len(s["gts"])
-        right += sum(any(d["card"][:-1] == g["rank"] and iou(d["box"], g["box"]) >= 0.5 for d in faces)
-                     for g in s["gts"])
-        false += sum(not any(iou(d["box"], g["box"]) >= 0.5 for g in s["gts"]) for d in faces)
-    return f"{right} of {total} at {false / max(len(scenes), 1):.3f} false per photo"
+    """Right ranks found and false detections per photo, counted as ``evaluate real`` counts them
+    (:func:`companion.vision.evaluate._real_scores`), keeping the faces rescored ``floor`` or more."""
+    seen = [(s["gts"], [d for d, q in zip(s["found"], p) if q >= floor and d.card != "back"])
+            for s, p in zip(scenes, probabilities)]
+    r = _real_scores(seen, 0.0, 0.5, 0.0)
+    return f"{r['found_right_rank']} of {r['labelled_cards']} at {r['false_detections_per_image']:.3f} false per photo"
 
 
 def crossfit(fits: list[Path], reads: list[Path], c: float) -> None:

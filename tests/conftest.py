@@ -38,8 +38,8 @@ def bench_script() -> Callable[[str], ModuleType]:
 
 @pytest.fixture()
 def models_copy(tmp_path: Path) -> Path:
-    """A models folder of the test's own: a copy of every shipped ONNX file and fitted JSON file (the French photo
-    rescorer), to take a file out of, break or replace (``CardDetector(models_dir=...)`` or ``COMPANION_MODELS``).
+    """A models folder of the test's own: a copy of every shipped ONNX file and fitted JSON file (the photo
+    rescorers), to take a file out of, break or replace (``CardDetector(models_dir=...)`` or ``COMPANION_MODELS``).
     Copies, not links: a test that writes over a linked file (``shutil.copy`` follows links) would overwrite the
     shipped model itself."""
     folder = tmp_path / "models"

@@ -45,6 +45,12 @@ def labels(found: list, truths: list[dict], ignored: list[dict]) -> np.ndarray:
     return out
 
 
+def feature_rows(detector: CardDetector, found: list) -> np.ndarray:
+    """The rescorer's feature rows of one image's ``found`` (Detections), with the detector's own covered and faint
+    flags, as its rescoring step computes them (:meth:`CardDetector.read_stages`)."""
+    return detection_features(found, detector.covered(found) if found else [], [detector.faint(d) for d in found])
+
+
 def read_folder(detector: CardDetector, data: Path, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows and labels of every detection of ``data``'s validation scenes."""
     rows, right = [], []
@@ -52,7 +58,7 @@ def read_folder(detector: CardDetector, data: Path, limit: int | None) -> tuple[
         found = detector.detect(read_image(data / rec["image"]))
         if not found:
             continue
-        rows.append(detection_features(found, detector.covered(found), [detector.faint(d) for d in found]))
+        rows.append(feature_rows(detector, found))
         right.append(labels(found, [c for c in rec["cards"] if c["labelled"]],
                             [c for c in rec["cards"] if not c["labelled"]]))
     if not rows:

@@ -354,16 +354,9 @@ HALVES = ("tune", "test")
 EVERY_CANDIDATE = {"conf": 0.01, "faint_conf": 0.005, "face_min_prob": 0.0, "faint_min_prob": 0.0}
 
 
-def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
-                  sweep: tuple[float, ...] = (), half: str | None = None) -> dict:
-    """Right-rank share and false detections per image at the detector's threshold and,
-    for each threshold of ``sweep`` (above the detector's), the same figures keeping only the
-    detections the detector scores at least that high (one detector pass for all with one
-    scale; a pass per threshold with a shrunk view, whose additions depend on the threshold).
-
-    ``half``: only the images at even (``tune``) or odd (``test``) places in name order.  A
-    setting chosen on the real photos is chosen on ``tune`` and reported on ``test``: they are
-    the one real yardstick, and a figure measured on the photos a setting was chosen on flatters it."""
+def real_labels(folder: Path, half: str | None = None) -> dict[str, list[dict]]:
+    """A real-photo folder's labelled cards (``labels.csv``) by image name: each its rank and whole-card box.
+    ``half``: only the images at even (``tune``) or odd (``test``) places in name order (None: all)."""
     rows = list(csv.DictReader(open(folder / "labels.csv")))
     if half is not None:
         if half not in HALVES:
@@ -375,6 +368,20 @@ def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
     for r in rows:
         by_image[r["filename"]].append(
             {"rank": RANK_WORDS[r["class"]], "box": [float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")]})
+    return by_image
+
+
+def evaluate_real(detector: CardDetector, folder: Path, iou_min: float = 0.5,
+                  sweep: tuple[float, ...] = (), half: str | None = None) -> dict:
+    """Right-rank share and false detections per image at the detector's threshold and,
+    for each threshold of ``sweep`` (above the detector's), the same figures keeping only the
+    detections the detector scores at least that high (one detector pass for all with one
+    scale; a pass per threshold with a shrunk view, whose additions depend on the threshold).
+
+    ``half``: only the images at even (``tune``) or odd (``test``) places in name order.  A
+    setting chosen on the real photos is chosen on ``tune`` and reported on ``test``: they are
+    the one real yardstick, and a figure measured on the photos a setting was chosen on flatters it."""
+    by_image = real_labels(folder, half)
 
     spent: list[float] = []
 
