@@ -1,5 +1,5 @@
 """How many lines `companion detect` lists per synthetic scene at each confidence floor, and how many labelled cards
-a listed detection names right (by the mAP rule at IoU 0.5).
+a listed detection names right (by the mAP rule at IoU 0.5: ``companion.training.rescorer.labels``).
 
 Why: since rule 186 (session 115) Spanish photos keep every candidate for the mAP, which ranks them all, while a
 person reading `detect`'s listing wants the cards and few lines more; this measured the listing's default floor
@@ -16,8 +16,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from companion.training.rescorer import RIGHT, labels
 from companion.vision.detector import FAMILIES, CardDetector
-from companion.vision.evaluate import read_image, val_scenes, verdicts
+from companion.vision.evaluate import read_image, val_scenes
 from companion.vision.settings import photo_settings
 
 
@@ -33,17 +34,15 @@ def main(argv: list[str] | None = None) -> int:
     right = dict.fromkeys(args.floors, 0)
     cards = scenes = 0
     for rec in tqdm(val_scenes(args.data, args.family, args.limit), desc=args.data.name, unit="scene"):
-        found = [d.to_dict() for d in detector.detect(read_image(args.data / rec["image"]))]
+        found = detector.detect(read_image(args.data / rec["image"]))
         truths = [c for c in rec["cards"] if c["labelled"]]
         ignored = [c for c in rec["cards"] if not c["labelled"]]
         cards += len(truths)
         scenes += 1
         for floor in args.floors:
-            listed = [d for d in found if d["confidence"] >= floor]
+            listed = [d for d in found if d.confidence >= floor]
             lines[floor] += len(listed)
-            for name in {t["card"] for t in truths}:
-                right[floor] += sum(1 for _, ok in verdicts([t for t in truths if t["card"] == name], ignored,
-                                                            [d for d in listed if d["card"] == name], 0.5) if ok)
+            right[floor] += int((labels(listed, truths, ignored) == RIGHT).sum())
     for floor in args.floors:
         print(f"floor {floor:g}: {lines[floor] / max(scenes, 1):.1f} lines a scene, {right[floor]} of {cards} "
               f"labelled cards named right")
