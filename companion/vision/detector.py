@@ -397,6 +397,24 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
     return session.run(None, {name: blob})[0]
 
 
+def _one_run(read: Callable[[np.ndarray], np.ndarray], views: dict[str, list[np.ndarray]]
+             ) -> dict[str, list[np.ndarray]]:
+    """``read`` (one model's run over a batch of views, as :meth:`CardDetector.window_readings`) of every set of
+    views in ``views`` at once: the sets concatenated in order, read in one run, and the output split back, each
+    name's list of readings matching its list of view sets (a name with no set gets none).
+
+    Why: a frame's crops are read by one model several ways (the corner model reads the box crops' windows, the
+    upright crops', the side windows), each run costs its own overhead on top of the views' (one run of N views
+    about 1 ms under two of N / 2, session 116), and a view's reading does not depend on the views batched with it:
+    the readings are the same to the bit as read set by set."""
+    sets = [v for vs in views.values() for v in vs]
+    if not sets:
+        return {name: [] for name in views}
+    out = iter(np.split(read(sets[0] if len(sets) == 1 else np.concatenate(sets)),
+                        np.cumsum([len(v) for v in sets])[:-1]))
+    return {name: [next(out) for _ in vs] for name, vs in views.items()}
+
+
 def _readable_size(size: int, dynamic: bool) -> bool:
     """Whether a detector can be read at input long side ``size``: only one with a dynamic input, at a multiple of
     its largest stride in [128, 1280] (``det_size`` and ``also_size``)."""
@@ -1244,56 +1262,95 @@ class CardDetector:
         read as a 3), but an outline found wrong turns the card the wrong way, and
         the box crop's reading is the right one then.  The average keeps what the
         two agree on and lets the surer one decide.
+
+        Each model is read once for all of it (:func:`_one_run`): every view is cut first (the views depend on the
+        crops alone, not on a reading), then read, then the readings are combined as :meth:`box_corner_readings`,
+        :meth:`_with_whole_upright`, :meth:`_with_bands` and the side readings combine them read apart.
         """
-        out = self.whole_readings(crops_bgr, faint)
-        if self.corners is not None:
-            base = crops_bgr if corner_crops is None else corner_crops
-            corners = self.box_corner_readings(base, overlapped, faint)
-            found = [j for j, u in enumerate(upright or []) if u is not None]
-            out = self._with_whole_upright(out, upright, found, overlapped, faint)
-            turned_crops = np.stack([upright[j] for j in found]) if found else None
-            if found:
-                turned = self.box_corner_readings(turned_crops, None if overlapped is None else overlapped[found],
-                                                  None if faint is None else faint[found])
-                corners[found] = (corners[found] + turned) / 2.0
-            if self.bands is not None:
-                corners = self._with_bands(corners, base, found, turned_crops)
-            out = self.mix(out, corners)
-            sides = self.back_index is not None and (self.suit_corner_weight > 0.0 or self.side_rank_weight > 0.0)
-            if sides:
-                sources = np.stack([u if u is not None else base[j]
-                                    for j, u in enumerate(upright or [None] * len(base))])
-                if self.suit_corner_weight > 0.0:
-                    out = self._with_side_suits(out, sources)
-                if self.side_rank_weight > 0.0:
-                    out = self._with_side_ranks(out, sources, overlapped)
+        if self.corners is None:
+            return self.whole_readings(crops_bgr, faint)
+        base = crops_bgr if corner_crops is None else corner_crops
+        found = [j for j, u in enumerate(upright or []) if u is not None]
+        turned_crops = np.stack([upright[j] for j in found]) if found else None
+        turned_overlapped = None if overlapped is None or not found else overlapped[found]
+        turned_faint = None if faint is None or not found else faint[found]
+        sides = self.back_index is not None and (self.suit_corner_weight > 0.0 or self.side_rank_weight > 0.0)
+        sources = (np.stack([u if u is not None else base[j] for j, u in enumerate(upright or [None] * len(base))])
+                   if sides else None)
+        suits, ranks = sides and self.suit_corner_weight > 0.0, sides and self.side_rank_weight > 0.0
+        whole_rows = self._whole_upright_rows(found, overlapped)
+        whole = _one_run(self._whole_model, {
+            "box": [self.whole_views(crops_bgr, faint)],
+            "upright": [self.whole_views(self._whole_upright_crops(upright, whole_rows),
+                                         None if faint is None else faint[whole_rows])] if whole_rows else []})
+        windows = _one_run(self.window_readings, {
+            "box": self.box_corner_windows(base, faint),
+            "upright": self.box_corner_windows(turned_crops, turned_faint) if found else [],
+            "suits": [self._side_suit_windows(sources)] if suits else [],
+            "ranks": [side_views(sources, self.corner_size)] if ranks else []})
+        bands = _one_run(self._band_model, {
+            "box": [band_views(base, self.band_size)],
+            "upright": [band_views(turned_crops, self.band_size)] if found else []}) if self.bands is not None else {}
+
+        out = self._whole_from(whole["box"][0], len(crops_bgr), faint)
+        corners = self.box_corner_readings(base, overlapped, faint, windows["box"])
+        out = self._with_whole_upright(out, upright, found, overlapped, faint,
+                                       whole["upright"][0] if whole_rows else None)
+        if found:
+            turned = self.box_corner_readings(turned_crops, turned_overlapped, turned_faint, windows["upright"])
+            corners[found] = (corners[found] + turned) / 2.0
+        if self.bands is not None:
+            corners = self._with_bands(corners, base, found, turned_crops, bands["box"] + bands["upright"])
+        out = self.mix(out, corners)
+        if suits:
+            out = self._with_side_suits(out, sources, windows["suits"][0])
+        if ranks:
+            out = self._with_side_ranks(out, sources, overlapped, windows["ranks"][0])
         return out
 
     def _with_whole_upright(self, whole: np.ndarray, upright: list[np.ndarray | None] | None, found: list[int],
-                            overlapped: np.ndarray | None, faint: np.ndarray | None) -> np.ndarray:
+                            overlapped: np.ndarray | None, faint: np.ndarray | None,
+                            raw: np.ndarray | None = None) -> np.ndarray:
         """``whole`` with the whole card's reading of the card turned upright averaged in, for the cards
-        ``found`` upright that ``whole_upright`` names ("overlapped": those another box overlaps; "all"; "none":
-        ``whole`` unchanged).  Why: since rule 135 a covered box is turned upright by the outline model, and its
-        corners are read so; the whole card was still read from the box crop alone, askew beside the card over it."""
-        if self.whole_upright == "none" or not found:
+        ``found`` upright that ``whole_upright`` names (:meth:`_whole_upright_rows`; none: ``whole`` unchanged).
+        Why: since rule 135 a covered box is turned upright by the outline model, and its corners are read so; the
+        whole card was still read from the box crop alone, askew beside the card over it.  ``raw``: the
+        classifier's output for those cards' :meth:`whole_views` (:meth:`_whole_upright_crops`), read already with
+        the frame's other views (:meth:`classify_crops`; None: read here)."""
+        rows = self._whole_upright_rows(found, overlapped)
+        if not rows:
             return whole
-        if self.whole_upright == "overlapped":
-            found = [j for j in found if overlapped is not None and bool(overlapped[j])]
-            if not found:
-                return whole
-        crops = np.stack([cv2.resize(upright[j], (self.crop, self.crop), interpolation=cv2.INTER_AREA)
-                          for j in found])
+        rows_faint = None if faint is None else faint[rows]
+        read = (self.whole_readings(self._whole_upright_crops(upright, rows), rows_faint) if raw is None
+                else self._whole_from(raw, len(rows), rows_faint))
         out = whole.copy()
-        out[found] = (whole[found] + self.whole_readings(crops, None if faint is None else faint[found])) / 2.0
+        out[rows] = (whole[rows] + read) / 2.0
         return out
+
+    def _whole_upright_rows(self, found: list[int], overlapped: np.ndarray | None) -> list[int]:
+        """Which of the cards ``found`` upright :meth:`_with_whole_upright` reads whole turned upright too, as
+        ``whole_upright`` says: "overlapped" those another box overlaps, "all" every one, "none" none."""
+        if self.whole_upright == "none":
+            return []
+        if self.whole_upright == "overlapped":
+            return [j for j in found if overlapped is not None and bool(overlapped[j])]
+        return list(found)
+
+    def _whole_upright_crops(self, upright: list[np.ndarray | None], rows: list[int]) -> np.ndarray:
+        """The cards ``rows`` turned upright (``upright``), resized to the whole-card classifier's crop."""
+        return np.stack([cv2.resize(upright[j], (self.crop, self.crop), interpolation=cv2.INTER_AREA)
+                         for j in rows])
 
     def band_readings(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The band model's probabilities (N x classes), the two bands combined (:func:`corners_for_faces`, each
         as far as it is not read as ``HIDDEN``), and how far the surer band shows an index (N)."""
+        return self._pair_reading(self._band_model(band_views(crops_bgr, self.band_size)), self.band_hidden)
+
+    def _band_model(self, views_bgr: np.ndarray) -> np.ndarray:
+        """The band model's output (2N x its classes) for bands already cut (:func:`band_views`)."""
         if self.bands is None:
             raise ModelError(f"no {self.band_path.name} loaded")
-        raw = _run_batch(self.bands, self.band_input, self.band_batch, band_views(crops_bgr, self.band_size))
-        return self._pair_reading(raw, self.band_hidden)
+        return _run_batch(self.bands, self.band_input, self.band_batch, views_bgr)
 
     def _pair_reading(self, raw: np.ndarray, hidden: int | None) -> tuple[np.ndarray, np.ndarray]:
         """A view model's 2N readings of N cards (each card's view, then the same N of its other end) as N
@@ -1305,27 +1362,33 @@ class CardDetector:
         return both, np.maximum(seen[:n], seen[n:])
 
     def _with_bands(self, corners: np.ndarray, crops_bgr: np.ndarray, found: list[int],
-                    turned_crops: np.ndarray | None) -> np.ndarray:
+                    turned_crops: np.ndarray | None, raw: list[np.ndarray] | None = None) -> np.ndarray:
         """The corners' readings with the bands' averaged in (``band_weight`` times how far a band shows an
         index), the bands read from the box crop and, for the cards ``found`` upright (``turned_crops``, the
         corners' own), from the card turned upright too (averaged, as the corners are).  Why: a deck printing
-        rank and suit apart along its top shows no corner window both (``BAND_WEIGHT``)."""
-        bands, seen = self.band_readings(crops_bgr)
+        rank and suit apart along its top shows no corner window both (``BAND_WEIGHT``).  ``raw``: the band
+        model's output for the box crops' bands and then (with ``found``) the turned crops', read already with the
+        frame's other views (:meth:`classify_crops`; None: read here)."""
+        bands, seen = (self.band_readings(crops_bgr) if raw is None
+                       else self._pair_reading(raw[0], self.band_hidden))
         if found:
-            turned, turned_seen = self.band_readings(turned_crops)
+            turned, turned_seen = (self.band_readings(turned_crops) if raw is None
+                                   else self._pair_reading(raw[1], self.band_hidden))
             bands[found] = (bands[found] + turned) / 2.0
             seen[found] = (seen[found] + turned_seen) / 2.0
         weight = self.band_weight * seen[:, None]
         return (corners + weight * bands) / (1.0 + weight)
 
     def _with_side_ranks(self, probs: np.ndarray, crops_bgr: np.ndarray,
-                         overlapped: np.ndarray | None = None) -> np.ndarray:
+                         overlapped: np.ndarray | None = None, raw: np.ndarray | None = None) -> np.ndarray:
         """``probs`` with each card's rank leaning on its top-right and bottom-left corners read as they lie
         (:func:`side_views`), raised to ``side_rank_weight`` times how far the surer of the two windows is not
         read as ``HIDDEN``: a window with no index in it (most decks print nothing there) says little.  With
         ``side_rank_clear``, only for cards no other box overlaps (``overlapped``, None: all read): a covered
-        card's side window often holds the index of the card above."""
-        raw = self.window_readings(side_views(crops_bgr, self.corner_size))
+        card's side window often holds the index of the card above.  ``raw``: the corner model's output for those
+        windows, read already with the frame's other windows (:meth:`classify_crops`; None: read here)."""
+        if raw is None:
+            raw = self.window_readings(side_views(crops_bgr, self.corner_size))
         side, seen = self._pair_reading(raw, self.corner_hidden)
         ranks, _ = split_faces(side, self.parts)
         weight = self.side_rank_weight * seen[:, None]
@@ -1333,17 +1396,26 @@ class CardDetector:
             weight = weight * (~np.asarray(overlapped, dtype=bool))[:, None]
         return _leaning(probs, weight * (np.log(ranks + 1e-9) @ self.parts.ranks.T))
 
-    def _with_side_suits(self, probs: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
+    def _with_side_suits(self, probs: np.ndarray, crops_bgr: np.ndarray, raw: np.ndarray | None = None
+                         ) -> np.ndarray:
         """``probs`` with each card's suit leaning on its other two corners (``suit_corner_weight``): the
         crops mirrored left to right put the top-right and bottom-left corners where the corner
         classifier looks, and its suit reading there multiplies the faces' probabilities, raised to the
         weight.  Why: a minimalist deck prints its suit sign alone in the top-right corner, where the
         index corners do not look, and the whole card's suit was the one read wrong (a king of spades
         read as diamonds); a standard deck's other corners repeat its index or are bare (a bare corner
-        leans on no suit much)."""
-        side = self.corner_readings(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ONE_WINDOW)
+        leans on no suit much).  ``raw``: the corner model's output for those windows
+        (:meth:`_side_suit_windows`), read already with the frame's other windows (:meth:`classify_crops`; None:
+        read here)."""
+        if raw is None:
+            raw = self.window_readings(self._side_suit_windows(crops_bgr))
+        side = self._corners_from(raw, len(crops_bgr), ONE_WINDOW)
         _, suits = split_faces(side, self.parts)
         return _leaning(probs, self.suit_corner_weight * (np.log(suits + 1e-9) @ self.parts.suits.T))
+
+    def _side_suit_windows(self, crops_bgr: np.ndarray) -> np.ndarray:
+        """The windows :meth:`_with_side_suits` reads: the crops mirrored left to right, read as one window."""
+        return self.corner_windows(np.ascontiguousarray(crops_bgr[:, :, ::-1]), ONE_WINDOW)
 
     def mix(self, whole: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The whole card's and the corners' readings as one, with this detector's weights."""
@@ -1362,16 +1434,33 @@ class CardDetector:
         up only: the upside-down pass is the classifier's cost, and a faint box is
         mostly clutter it rarely names anyway.
         """
-        n = len(crops_bgr)
+        return self._whole_from(self._whole_model(self.whole_views(crops_bgr, faint)), len(crops_bgr), faint)
+
+    def whole_views(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None) -> np.ndarray:
+        """The views :meth:`whole_readings` reads of N crops: the crops, then (with ``tta``) those it reads upside
+        down too (:meth:`_turned_whole`) turned a half turn."""
         if not self.tta:
-            return _run_batch(self.cls, self.cls_input, self.cls_batch, crops_bgr)
-        turn = (np.ones(n, dtype=bool) if faint is None or self.faint_tta
-                else ~np.asarray(faint, dtype=bool))
-        views = np.concatenate([crops_bgr, crops_bgr[turn][:, ::-1, ::-1]])
-        out = _run_batch(self.cls, self.cls_input, self.cls_batch, views)
-        whole = out[:n].copy()
-        whole[turn] = (whole[turn] + out[n:]) / 2.0
+            return crops_bgr
+        return np.concatenate([crops_bgr, crops_bgr[self._turned_whole(len(crops_bgr), faint)][:, ::-1, ::-1]])
+
+    def _turned_whole(self, n: int, faint: np.ndarray | None) -> np.ndarray:
+        """Which of N crops :meth:`whole_readings` reads upside down too (with ``tta``): all of them, but the
+        ``faint`` ones without ``faint_tta``."""
+        return np.ones(n, dtype=bool) if faint is None or self.faint_tta else ~np.asarray(faint, dtype=bool)
+
+    def _whole_from(self, raw: np.ndarray, n: int, faint: np.ndarray | None) -> np.ndarray:
+        """:meth:`whole_readings` of N crops from the classifier's output for their :meth:`whole_views`: each
+        crop's reading, averaged with its reading upside down where it was read so."""
+        if not self.tta:
+            return raw
+        turn = self._turned_whole(n, faint)
+        whole = raw[:n].copy()
+        whole[turn] = (whole[turn] + raw[n:]) / 2.0
         return whole
+
+    def _whole_model(self, views_bgr: np.ndarray) -> np.ndarray:
+        """The whole-card classifier's output (N x classes) for views already cut (:meth:`whole_views`)."""
+        return _run_batch(self.cls, self.cls_input, self.cls_batch, views_bgr)
 
     def window_readings(self, windows_bgr: np.ndarray) -> np.ndarray:
         """The corner model's probabilities (N x its classes, ``HIDDEN`` included where it has one) for windows
@@ -1383,18 +1472,31 @@ class CardDetector:
 
     def corner_readings(self, crops_bgr: np.ndarray,
                         shifts: tuple[tuple[float, float], ...] | None = None,
-                        overlapped: np.ndarray | None = None) -> np.ndarray:
+                        overlapped: np.ndarray | None = None, raw: np.ndarray | None = None) -> np.ndarray:
         """The corner classifier's probabilities (N x classes), both corners combined
         (:func:`corners_for_faces`; averaged for a model without a back class), averaged over the
         windows of ``shifts`` (default ``corner_shifts``).
-        The two corners of a crop are the two corners of it upside down: no separate half turn."""
+        The two corners of a crop are the two corners of it upside down: no separate half turn.
+        ``raw``: the model's output for the crops' :meth:`corner_windows`, read already with other windows
+        (:meth:`classify_crops`; None: read here)."""
         if self.corners is None:
             raise ModelError(f"no {self.corner_path.name} loaded")
-        n = len(crops_bgr)
+        if raw is None:
+            raw = self.window_readings(self.corner_windows(crops_bgr, shifts))
+        return self._corners_from(raw, len(crops_bgr), shifts, overlapped)
+
+    def corner_windows(self, crops_bgr: np.ndarray, shifts: tuple[tuple[float, float], ...] | None = None
+                       ) -> np.ndarray:
+        """The windows :meth:`corner_readings` reads of N crops: each of ``shifts``'s (default ``corner_shifts``)
+        2N corner views (:func:`corner_views`), one shift after another."""
         shifts = self.corner_shifts if shifts is None else shifts
-        views = np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
-        out, seen = without_hidden(self.window_readings(views),
-                                   self.corner_hidden)
+        return np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
+
+    def _corners_from(self, raw: np.ndarray, n: int, shifts: tuple[tuple[float, float], ...] | None = None,
+                      overlapped: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`corner_readings` of N crops from the corner model's output for their :meth:`corner_windows`."""
+        shifts = self.corner_shifts if shifts is None else shifts
+        out, seen = without_hidden(raw, self.corner_hidden)
         weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
         if self.corner_hidden is not None and self.hidden_mode == "overlap" and overlapped is not None:
             # an overlapped card's windows are weighed; a card nothing overlaps has them all seen ("drop")
@@ -1408,23 +1510,49 @@ class CardDetector:
         return np.mean(readings, axis=0)
 
     def box_corner_readings(self, crops_bgr: np.ndarray, overlapped: np.ndarray | None = None,
-                            faint: np.ndarray | None = None) -> np.ndarray:
+                            faint: np.ndarray | None = None, raw: list[np.ndarray] | None = None) -> np.ndarray:
         """:meth:`corner_readings` of N crops, those ``faint`` says are faint boxes' (N bools; None: none) read
         from the first ``faint_corner_windows`` of ``corner_shifts`` alone (None: all of them, as the others).
         Why: a faint box is read only to be kept or dropped, most of them are dropped, and every window is a
-        corner model pass; a photo reading more faint boxes must read each for less (session 86)."""
-        if faint is None or self.faint_corner_windows is None or not np.any(faint):
-            return self.corner_readings(crops_bgr, overlapped=overlapped)
-        faint = np.asarray(faint, dtype=bool)
+        corner model pass; a photo reading more faint boxes must read each for less (session 86).  ``raw``: the
+        corner model's output for each set of :meth:`box_corner_windows`, read already with the frame's other
+        windows (:meth:`classify_crops`; None: read here)."""
+        groups = self._corner_groups(faint)
+        raw = [None] * len(groups) if raw is None else raw
+
+        def read(crops: np.ndarray, shifts: tuple[tuple[float, float], ...], flags: np.ndarray | None,
+                 got: np.ndarray | None) -> np.ndarray:
+            if got is None:
+                return self.corner_readings(crops, shifts, flags)
+            return self._corners_from(got, len(crops), shifts, flags)
+
+        if groups[0][0] is None:
+            return read(crops_bgr, self.corner_shifts, overlapped, raw[0])
         out: np.ndarray | None = None
-        for rows, shifts in ((~faint, self.corner_shifts), (faint, self.corner_shifts[:self.faint_corner_windows])):
-            if not rows.any():
-                continue
-            got = self.corner_readings(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows])
+        for (rows, shifts), got in zip(groups, raw):
+            reading = read(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows], got)
             if out is None:
-                out = np.zeros((len(crops_bgr), got.shape[1]))
-            out[rows] = got
+                out = np.zeros((len(crops_bgr), reading.shape[1]))
+            out[rows] = reading
         return out
+
+    def _corner_groups(self, faint: np.ndarray | None
+                       ) -> list[tuple[np.ndarray | None, tuple[tuple[float, float], ...]]]:
+        """How :meth:`box_corner_readings` reads N crops' corners, as (rows, shifts) groups: every crop from every
+        window of ``corner_shifts`` (one group, rows None), or the sure boxes' so and the ``faint`` ones' from its
+        first ``faint_corner_windows`` (each a group when it holds a crop, sure first)."""
+        if faint is None or self.faint_corner_windows is None or not np.any(faint):
+            return [(None, self.corner_shifts)]
+        faint = np.asarray(faint, dtype=bool)
+        return [(rows, shifts) for rows, shifts in ((~faint, self.corner_shifts),
+                                                    (faint, self.corner_shifts[:self.faint_corner_windows]))
+                if rows.any()]
+
+    def box_corner_windows(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None) -> list[np.ndarray]:
+        """The windows :meth:`box_corner_readings` reads of N crops: one set for each of its groups of crops read
+        from the same windows (:meth:`_corner_groups`)."""
+        return [self.corner_windows(crops_bgr if rows is None else crops_bgr[rows], shifts)
+                for rows, shifts in self._corner_groups(faint)]
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""

@@ -467,16 +467,19 @@ def test_side_views_are_the_other_two_corners_as_they_read():
 def _read_marker_as(monkeypatch, det_mod, views: str, marker: np.ndarray, card: int, hidden: int,
                     hidden_p: float) -> None:
     """Make the detector's ``views`` function (``side_views``, ``band_views``) cut ``marker``, and every model
-    read ``marker`` as class ``card`` at 1 - ``hidden_p`` and ``hidden`` at ``hidden_p`` (other views as
-    before): what a model says of those windows, told apart from the rest."""
+    read ``marker``'s views as class ``card`` at 1 - ``hidden_p`` and ``hidden`` at ``hidden_p`` (other views as
+    before, read in the same batch or not): what a model says of those windows, told apart from the rest."""
     real_run = det_mod._run_batch
     monkeypatch.setattr(det_mod, views, lambda c, size: marker)
 
     def fake(session, name, fixed, images):
-        if images is not marker:
+        hit = np.array([v.shape == marker.shape[1:] and bool((v == marker[0]).all()) for v in images])
+        if not hit.any():
             return real_run(session, name, fixed, images)
         out = np.zeros((len(images), hidden + 1), np.float32)
-        out[:, card], out[:, hidden] = 1.0 - hidden_p, hidden_p
+        if not hit.all():
+            out[~hit] = real_run(session, name, fixed, images[~hit])
+        out[hit, card], out[hit, hidden] = 1.0 - hidden_p, hidden_p
         return out
 
     monkeypatch.setattr(det_mod, "_run_batch", fake)
