@@ -1702,26 +1702,47 @@ class CardDetector:
         where no crop could be cut.  Why one corner: a card partly covered shows only one.  A model with a
         ``HIDDEN`` class has its share left out (not renormalised with ``hidden="weigh"``: a strip whose index
         is read as hidden is read weakly, and a row's cutting whose strips are not all sure is not taken)."""
+        return self._corner_index_readings(image_bgr, {corner: boxes})[corner]
+
+    def _corner_index_readings(self, image_bgr: np.ndarray,
+                               boxes: dict[int, list[tuple[float, float, float, float]]]) -> dict[int, np.ndarray]:
+        """:meth:`index_readings` of each index corner's ``boxes`` (corner -> its boxes), every window read in one
+        run of the corner model (:func:`_one_run`).  Why: a frame's strips are read at both corners
+        (:meth:`_read_beside`, :meth:`_read_cuttings`), and one run costs less than two, to the same readings."""
         if self.corners is None:
             raise ModelError(f"no {self.corner_path.name} loaded")
-        out = np.zeros((len(boxes), len(self.cls_names)))
-        crops = [crop_card(image_bgr, tuple(b), self.crop) for b in boxes]
-        ok = [i for i, c in enumerate(crops) if c is not None]
-        if ok:
-            cut = np.stack([crops[i] for i in ok])
-            views = top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
-            out[ok] = without_hidden(self.window_readings(views),
-                                     self.corner_hidden, renormalise=self.hidden_mode != "weigh")[0]
+        cut = {corner: self._index_windows(image_bgr, b, corner) for corner, b in boxes.items()}
+        read = _one_run(self.window_readings, {corner: [] if views is None else [views]
+                                               for corner, (_, views) in cut.items()})
+        out = {}
+        for corner, (ok, _) in cut.items():
+            out[corner] = np.zeros((len(boxes[corner]), len(self.cls_names)))
+            if ok:
+                out[corner][ok] = without_hidden(read[corner][0], self.corner_hidden,
+                                                 renormalise=self.hidden_mode != "weigh")[0]
         return out
 
-    def _index_faces(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                     corner: int) -> np.ndarray:
-        """:meth:`index_readings` with the back's share taken out: a strip beside or under a card is read
-        for the face it shows (what a card's index looks like where it does not say "back")."""
-        probs = self.index_readings(image_bgr, boxes, corner)
+    def _index_windows(self, image_bgr: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                       corner: int) -> tuple[list[int], np.ndarray | None]:
+        """Which of ``boxes`` a crop could be cut of, and the windows :meth:`index_readings` reads of those
+        crops at index corner ``corner`` (None: no crop)."""
+        crops = [crop_card(image_bgr, tuple(b), self.crop) for b in boxes]
+        ok = [i for i, c in enumerate(crops) if c is not None]
+        if not ok:
+            return ok, None
+        cut = np.stack([crops[i] for i in ok])
+        return ok, top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
+
+    def _index_faces(self, image_bgr: np.ndarray, boxes: dict[int, list[tuple[float, float, float, float]]]
+                     ) -> dict[int, np.ndarray]:
+        """:meth:`index_readings` of each index corner's ``boxes`` (read in one run: :meth:`_corner_index_readings`)
+        with the back's share taken out: a strip beside or under a card is read for the face it shows (what a
+        card's index looks like where it does not say "back")."""
+        out = self._corner_index_readings(image_bgr, boxes)
         if self.back_index is not None:
-            probs[:, self.back_index] = 0.0
-        return probs
+            for probs in out.values():
+                probs[:, self.back_index] = 0.0
+        return out
 
     def split_rows(self, image_bgr: np.ndarray, detections: list[Detection]) -> list[Detection]:
         """``detections`` with each face whose box holds a row of overlapping cards replaced by those
@@ -1767,17 +1788,18 @@ class CardDetector:
         strips tried there, leaving out the lone card's own name (a window that reaches over it takes in its
         index), is kept at ``STRIP_MIN_PROB`` unless another box in the picture names that card already
         (then the strip is that card again, and its runners-up, often the same rank in the suit of the
-        index beside it, are no card).  All strips of the picture are read in one batch per corner."""
+        index beside it, are no card).  All strips of the picture are read in one batch, both corners'."""
         others = [o.box for o in detections]
         tried = [(d, b) for d in detections if d.card != "back"
                  for b in beside(d.box, image_bgr.shape[1], others) if paper_share(image_bgr, b.strip) >= STRIP_PAPER]
         if not tried:
             return []
         probs = np.zeros((len(tried), len(self.cls_names)))
-        for corner in (0, 1):
-            mine = [i for i, (_, b) in enumerate(tried) if b.corner == corner]
-            if mine:
-                probs[mine] = self._index_faces(image_bgr, [tried[i][1].reaching for i in mine], corner)
+        mine = {corner: [i for i, (_, b) in enumerate(tried) if b.corner == corner] for corner in (0, 1)}
+        faces = self._index_faces(image_bgr, {corner: [tried[i][1].reaching for i in rows]
+                                              for corner, rows in mine.items() if rows})
+        for corner, read in faces.items():
+            probs[mine[corner]] = read
         best: dict[tuple[int, int], int] = {}  # (lone card, side) -> its surest strip other than the card itself
         for i, (owner, b) in enumerate(tried):
             key = (id(owner), b.corner)
@@ -1810,18 +1832,19 @@ class CardDetector:
                        ) -> list[list[Detection] | None]:
         """For each (detection, its cuttings), the cards of the cutting that reads surest
         (:func:`companion.vision.rows.choose`), or None.  The strips first, by their one index corner (one
-        batch per corner for the whole picture, cheap); the top cards, read whole as any card is (costly),
+        batch, both corners', for the whole picture, cheap); the top cards, read whole as any card is (costly),
         only for the cuttings whose strips all read surely, all in one batch too.  Why batches: a photo has
         several boxes wide enough to be tried as rows, each with up to 18 cuttings; read a box at a time
         (before session 36) the rows took longer than naming the boxes did."""
         strips = {corner: [(k, i, b) for k, (_, cuts) in enumerate(plans) for i, c in enumerate(cuts)
                            if c.corner == corner for b in c.reaching] for corner in (0, 1)}
         probs: dict[tuple[int, int], list[np.ndarray]] = {}
+        # a cutting's first strip is every cutting's of that end and corner: each box read once
+        boxes = {corner: list(dict.fromkeys(b for _, _, b in wanted)) for corner, wanted in strips.items()}
+        faces = self._index_faces(image_bgr, {corner: b for corner, b in boxes.items() if b})
         for corner, wanted in strips.items():
-            # a cutting's first strip is every cutting's of that end and corner: each box read once
-            boxes = list(dict.fromkeys(b for _, _, b in wanted))
-            if boxes:
-                read = dict(zip(boxes, self._index_faces(image_bgr, boxes, corner)))
+            if boxes[corner]:
+                read = dict(zip(boxes[corner], faces[corner]))
                 for k, i, b in wanted:
                     probs.setdefault((k, i), []).append(read[b])
         reads: dict[tuple[int, int], list[tuple[tuple[str, float], tuple[tuple[str, float], ...]]]] = {
