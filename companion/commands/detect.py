@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     if not 0.0 <= floor < 1.0:
         print(f"error: --min-confidence must be in [0, 1), got {floor!r}", file=sys.stderr)
         return 2
-    if warning := detector.outline_model_warning():
+    if warning := detector.missing_models_warning():
         print(f"warning: {warning}", file=sys.stderr)
     save = Path(args.save) if args.save else None
     if save:

@@ -1192,9 +1192,9 @@ class CardDetector:
             out_list[i] = [(self.cls_names[int(c)], float(out[j, c])) for c in top[j]]
         return out_list
 
-    def outline_model_warning(self) -> str | None:
-        """What to tell whoever asked for the outline model (or the small cards' detector, or the rescorer) when it is
-        not read (None when it is, or was not asked for): a reading by the finders alone, or without the outline check
+    def missing_models_warning(self) -> str | None:
+        """What to tell whoever asked for a model that is not read (the outline model, the small cards' detector, the
+        rescorer; None when every one asked for is read): a reading by the finders alone, or without the outline check
         of weakly named faces (``outlined_min_prob``), or of small cards by the one detector, or not rescored (its
         faces then kept down to floors chosen for the rescored reading, with no ``rescored_min`` to drop the weak
         ones), must not pass for one with the model."""

@@ -876,7 +876,7 @@ def main(argv: list[str] | None = None) -> int:
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
-    if warning := detector.outline_model_warning():  # a measurement must not pass for another
+    if warning := detector.missing_models_warning():  # a measurement must not pass for another
         print(f"warning: {warning}", file=sys.stderr)
     # None: no corner model loaded
     mixing = ("corner_weight", "rank_weight", "back_weight", "rank_floor", "whole_rank_sure", "joint_weight",

@@ -258,7 +258,7 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     settings = {k: v for k, v in photo_settings(family="french").items()
                 if k not in ("small_cards", "small_size") + REREADS}
     french = CardDetector("french", models_dir=models_copy, small_cards=0.2, **settings)
-    assert french.small_det is not None and french.small_imgsz == 320 and french.outline_model_warning() is None
+    assert french.small_det is not None and french.small_imgsz == 320 and french.missing_models_warning() is None
     small, large = (100.0, 100.0, 140.0, 160.0), (50.0, 40.0, 250.0, 330.0)  # 60 and 290 px of a 400 px image
     read = []
 
@@ -287,7 +287,7 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
             assert read == firsts and [1.0, 1.0, 30.0, 30.0] not in boxes.tolist()
     (models_copy / small_detector_file("french")).unlink()
     missing = CardDetector("french", models_dir=models_copy, small_cards=0.2)
-    assert missing.small_det is None and small_detector_file("french") in missing.outline_model_warning()
+    assert missing.small_det is None and small_detector_file("french") in missing.missing_models_warning()
     for bad in (0.0, 1.0, -0.1):
         with pytest.raises(ValueError, match="small_cards"):
             CardDetector("french", small_cards=bad)
@@ -299,7 +299,7 @@ def test_an_image_whose_cards_are_small_is_read_by_the_small_cards_detector_in_e
     assert photo_settings(family="french")["small_cards"] == 0.2
     assert photo_settings(family="spanish")["small_cards"] is None
     shipped = CardDetector("french", **photo_settings(family="french"))
-    assert shipped.small_det is not None and shipped.small_imgsz == 416 and shipped.outline_model_warning() is None
+    assert shipped.small_det is not None and shipped.small_imgsz == 416 and shipped.missing_models_warning() is None
     assert photo_settings(family="french", small_cards=0.16)["small_cards"] == 0.16
     assert photo_settings(family="french", small_cards=0)["small_cards"] is None
 

@@ -241,13 +241,14 @@ def test_asking_for_a_missing_outline_model_says_so_and_reads_the_cards(models_c
     from companion.vision.detector import CardDetector
 
     # the one warning detect and evaluate both print: only where the model was asked for and is not read
-    assert OUTLINE_MODEL_FILE in CardDetector("french", models_dir=models_copy, outline_model=True).outline_model_warning()
-    assert CardDetector("french", models_dir=models_copy, outline_model=False).outline_model_warning() is None
-    assert CardDetector("french", outline_model=True).outline_model_warning() is None
+    asked = CardDetector("french", models_dir=models_copy, outline_model=True)
+    assert OUTLINE_MODEL_FILE in asked.missing_models_warning()
+    assert CardDetector("french", models_dir=models_copy, outline_model=False).missing_models_warning() is None
+    assert CardDetector("french", outline_model=True).missing_models_warning() is None
     # the outline check of weakly named faces (photos' default since session 84) without the model: said, not silent
     unchecked = CardDetector("french", models_dir=models_copy, outlined_min_prob=0.1)
-    assert unchecked.outline_gate is None and "faces named under the floors" in unchecked.outline_model_warning()
-    assert CardDetector("french", outlined_min_prob=0.1).outline_model_warning() is None
+    assert unchecked.outline_gate is None and "faces named under the floors" in unchecked.missing_models_warning()
+    assert CardDetector("french", outlined_min_prob=0.1).missing_models_warning() is None
 
 
 def test_without_the_model_a_card_is_outlined_by_the_detectors_own_finders():

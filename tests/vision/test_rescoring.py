@@ -126,11 +126,11 @@ def test_the_detector_rescores_only_where_asked_and_a_rescorer_is_there(tmp_path
     for f in models_dir().glob("*.onnx"):
         (tmp_path / f.name).symlink_to(f)
     plain = CardDetector("french", models_dir=tmp_path, rescorer=True)
-    assert plain.rescorer is None and "no rescorer read" in plain.outline_model_warning()
+    assert plain.rescorer is None and "no rescorer read" in plain.missing_models_warning()
     _model({"log_name": 3.0, "log_detector": 1.0}, bias=1.0).save(tmp_path / rescorer_file("french"))
     rescoring = CardDetector("french", models_dir=tmp_path, rescorer=True)
     assert rescoring.rescorer is not None and CardDetector("french", models_dir=tmp_path).rescorer is None
-    assert "rescorer" not in (rescoring.outline_model_warning() or "")
+    assert "rescorer" not in (rescoring.missing_models_warning() or "")
     rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
     image = cv2.imread(str(FIXTURES / rec["image"]))
     stages = rescoring.read_stages(image, *rescoring.find_boxes(image))
