@@ -1519,18 +1519,12 @@ class CardDetector:
         windows (:meth:`classify_crops`; None: read here)."""
         groups = self._corner_groups(faint)
         raw = [None] * len(groups) if raw is None else raw
-
-        def read(crops: np.ndarray, shifts: tuple[tuple[float, float], ...], flags: np.ndarray | None,
-                 got: np.ndarray | None) -> np.ndarray:
-            if got is None:
-                return self.corner_readings(crops, shifts, flags)
-            return self._corners_from(got, len(crops), shifts, flags)
-
         if groups[0][0] is None:
-            return read(crops_bgr, self.corner_shifts, overlapped, raw[0])
+            return self.corner_readings(crops_bgr, self.corner_shifts, overlapped, raw[0])
         out: np.ndarray | None = None
         for (rows, shifts), got in zip(groups, raw):
-            reading = read(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows], got)
+            reading = self.corner_readings(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows],
+                                           got)
             if out is None:
                 out = np.zeros((len(crops_bgr), reading.shape[1]))
             out[rows] = reading

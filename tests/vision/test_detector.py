@@ -1197,7 +1197,7 @@ def test_faint_boxes_read_their_corners_from_fewer_windows_when_asked(french, mo
     det.corner_shifts = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042))
     calls = []
 
-    def corner_readings(crops, shifts=None, overlapped=None):
+    def corner_readings(crops, shifts=None, overlapped=None, raw=None):
         shifts = det.corner_shifts if shifts is None else shifts
         calls.append((len(crops), len(shifts)))
         out = np.zeros((len(crops), 3))
