@@ -110,6 +110,11 @@ def band_file(family: str) -> str:
     return f"card-bands-{family}-photo.onnx"
 
 
+def gate_file(family: str) -> str:
+    """The photo gate's file: a two-class classifier (``card``, ``other``) of the whole-card crop (``gate_max``)."""
+    return f"card-gate-{family}-photo.onnx"
+
+
 def outline_file(family: str, photo: bool = False) -> str:
     """The outline model's file: the table's (``OUTLINE_MODEL_FILE``, one for both families); ``photo``: the one a
     family's photo settings read, when shipped.  Why a family's own: the table's learned French scenes alone, and
@@ -621,6 +626,15 @@ class CardDetector:
     :mod:`companion.vision.rescoring`).  Why: the photo pipeline's wrong boxes come at the same detector scores and
     names' probabilities as its right ones, and what tells them apart is spread over several things known of each
     (rule 182, session 114).  No box is added or dropped, but for those rescored under ``rescored_min`` (None: none).
+    ``faint_backs``: a faint box the classifier names a back with this probability or more is kept as a back (None:
+    a faint box named back is dropped).  Why: a French photo's worst class is the back, and most backs no detector
+    box finds sure are faint boxes named back (rule 190, session 116); kept, they need the gate (``gate_max``) against
+    pictures the classifier names a back.
+    ``gate_max``: before the rescoring, drop each detection whose whole-card crop the family's photo gate
+    (``card-gate-<family>-photo.onnx``, where it is shipped) reads as ``other``, not a card, with this probability or
+    more (None: no gate).  Why a model of its own: the whole-card classifier must name every crop one of the cards,
+    so a picture, a book's cover or a printed page boxed like a card comes out as some card; the gate was trained on
+    such boxes (rule 196, session 117).
     Raises :class:`ModelError` when a weights file is missing or corrupt.
     """
 
@@ -660,7 +674,8 @@ class CardDetector:
                  small_square: bool | None = None, flip: float | None = None,
                  turn: float | None = None, turn_missed: float | None = None, turn_pair: str = "mean",
                  score_power: float | None = None, rescorer: bool = False,
-                 rescored_min: float | None = None) -> None:
+                 rescored_min: float | None = None, gate_max: float | None = None,
+                 faint_backs: float | None = None) -> None:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
         self.family = family
@@ -698,6 +713,9 @@ class CardDetector:
             raise ValueError(f"faint_conf must be in (0, conf={conf}), got {faint_conf!r}")
         self.faint_conf = faint_conf
         self.faint_min_prob = faint_min_prob
+        if faint_backs is not None and not 0.0 < faint_backs <= 1.0:
+            raise ValueError(f"faint_backs must be in (0, 1] or None, got {faint_backs!r}")
+        self.faint_backs = faint_backs
         self.rows = rows
         if paper_rows is not None and not 0.0 < paper_rows < 1.0:
             raise ValueError(f"paper_rows must be in (0, 1) or None, got {paper_rows!r}")
@@ -780,6 +798,18 @@ class CardDetector:
         if rescored_min is not None and not 0.0 < rescored_min < 1.0:
             raise ValueError(f"rescored_min must be in (0, 1) or None, got {rescored_min!r}")
         self.rescored_min = rescored_min
+        if gate_max is not None and not 0.0 < gate_max <= 1.0:
+            raise ValueError(f"gate_max must be in (0, 1] or None, got {gate_max!r}")
+        self.gate_max = gate_max
+        self.gate_path = self.models_dir / gate_file(family)
+        # a models folder without the family's gate reads as before, as one without a rescorer does
+        self.gate = _session(self.gate_path, threads) if gate_max is not None and self.gate_path.is_file() else None
+        if self.gate is not None:
+            if (names := _names(self.gate)) != {0: "card", 1: "other"}:
+                raise ModelError(f"{self.gate_path.name} names {sorted(names.values())}, not card and other")
+            self.gate_input = self.gate.get_inputs()[0].name
+            gshape = self.gate.get_inputs()[0].shape
+            self.gate_batch = gshape[0] if isinstance(gshape[0], int) else None
         self.cls_path = shipped_file(self.models_dir, classifier_file, family, photo_classifier)
         self.cls = _session(self.cls_path, threads)
         self.cls_names = _names(self.cls)
@@ -1205,6 +1235,8 @@ class CardDetector:
         if self.outline_model_asked and self.outline_model is None:
             said.append(f"no outline model read ({self.outline_path} missing, or no corner model): each card is "
                         f"turned upright by the outline finders alone")
+        if self.gate_max is not None and self.gate is None:
+            said.append(f"no gate read ({self.gate_path} missing): boxes on things that are not cards are kept")
         if self.rescorer_asked and self.rescorer is None:
             said.append(f"no rescorer read ({self.rescorer_path} missing): detections keep their confidences and none "
                         f"is dropped by its probability")
@@ -1569,8 +1601,9 @@ class CardDetector:
         them: ``outlined_min_prob``), one card boxed twice made one ("merged": ``merge_iou``; "faint twins":
         ``faint_twin_iou``), weakly named faces far off the photo's card size left out ("sizes": ``size_check``), no
         name held twice ("one deck": ``one_deck``), the outline scores added ("outlines") and the sure boxes drawn
-        in ("drawn in": ``box_shrink``, :meth:`calibrated`), the confidences re-weighed ("ranked": ``score_power``) and
-        rescored ("rescored": ``rescorer``); a step that is off is not listed.
+        in ("drawn in": ``box_shrink``, :meth:`calibrated`), the confidences re-weighed ("ranked": ``score_power``), the
+        boxes the gate reads as not a card dropped ("gated": ``gate_max``) and the rest rescored ("rescored":
+        ``rescorer``); a step that is off is not listed.
 
         Why each list: a card the detector boxed that is missing in the end was dropped by one step, and a bench
         (``bench/misnamed_cards.py``) says which without writing the steps again."""
@@ -1598,6 +1631,8 @@ class CardDetector:
             step("drawn in", self.calibrated(stages[-1][1]))
         if self.score_power is not None:
             step("ranked", self.reranked(stages[-1][1]))
+        if self.gate is not None:
+            step("gated", self.gated(image_bgr, stages[-1][1]))
         if self.rescorer is not None:
             found = stages[-1][1]
             rescored = self.rescorer.rescored(found, self.covered(found) if found else [], [self.faint(d) for d in found])
@@ -1605,6 +1640,22 @@ class CardDetector:
                 rescored = [d for d in rescored if d.confidence >= self.rescored_min]
             step("rescored", rescored)
         return stages
+
+    def gate_readings(self, image_bgr: np.ndarray, found: list[Detection]) -> np.ndarray:
+        """The gate's probability that each of ``found`` is not a card (``other``), read on its whole-card crop as
+        it is boxed now (0 where no crop can be cut)."""
+        crops = [crop_card(image_bgr, d.box, self.crop) for d in found]
+        ok = [j for j, c in enumerate(crops) if c is not None]
+        other = np.zeros(len(found))
+        if ok:
+            other[ok] = _run_batch(self.gate, self.gate_input, self.gate_batch, np.stack([crops[j] for j in ok]))[:, 1]
+        return other
+
+    def gated(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """``found`` without the detections the gate reads as not a card with ``gate_max`` or more."""
+        if not found:
+            return found
+        return [d for d, p in zip(found, self.gate_readings(image_bgr, found)) if p < self.gate_max]
 
     def reranked(self, found: list[Detection]) -> list[Detection]:
         """``found`` with each confidence (and its alternatives') times the detector's score to the power
@@ -1906,7 +1957,7 @@ class CardDetector:
                 (name, prob), others = faces[0], faces[1:]
             if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
                 continue  # an outline named weakly or as a back: no card the detector missed
-            if classes[i] == FAINT_CLASS and (name == "back" or prob < faint_floor):
+            if classes[i] == FAINT_CLASS and (prob < (faint_floor if name != "back" else self.faint_backs or 2.0)):
                 continue  # a faint box named weakly or as a back: not a card the detector was unsure of
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts,

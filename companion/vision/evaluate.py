@@ -713,6 +713,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rescored-min", type=float, default=None, metavar="P",
                    help="with the rescorer, drop each detection rescored under this probability (default: the "
                         "family's PHOTO_FAMILY value, else none; 0: none)")
+    p.add_argument("--gate-max", type=float, default=None, metavar="P",
+                   help="drop each photo detection the family's photo gate (card-gate-<family>-photo.onnx in the "
+                        "models folder) reads as not a card with this probability or more (default: the family's "
+                        "PHOTO_FAMILY value, else none; 0: none)")
+    p.add_argument("--faint-backs", type=float, default=None, metavar="P",
+                   help="keep each faint box the classifier names a back with this probability or more (default: "
+                        "the family's PHOTO_FAMILY value, else not; 0: not)")
     p.add_argument("--zoom", type=float, default=None,
                    help="with the shrunk view, also read a view through the detector's input this many times "
                         "larger for small cards (default: PHOTO_ZOOM; 0: none)")
@@ -872,7 +879,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  flip=args.flip, turn=args.turn,
                                                  turn_missed=args.turn_missed, turn_pair=args.turn_pair,
                                                  score_power=args.score_power, rescorer=args.rescorer,
-                                                 rescored_min=args.rescored_min),
+                                                 rescored_min=args.rescored_min, gate_max=args.gate_max,
+                                                 faint_backs=args.faint_backs),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -916,6 +924,9 @@ def main(argv: list[str] | None = None) -> int:
                     "score_power": detector.score_power,
                     "rescorer": detector.rescorer_path.name if detector.rescorer is not None else None,
                     "rescored_min": detector.rescored_min if detector.rescorer is not None else None,
+                    "gate": (f"{detector.gate_path.name} (dropped from {detector.gate_max:g})"
+                             if detector.gate is not None else None),
+                    "faint_backs": detector.faint_backs,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),
