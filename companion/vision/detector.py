@@ -1957,8 +1957,11 @@ class CardDetector:
                 (name, prob), others = faces[0], faces[1:]
             if classes[i] == OUTLINE_CLASS and (name == "back" or prob < self.outline_min_prob):
                 continue  # an outline named weakly or as a back: no card the detector missed
-            if classes[i] == FAINT_CLASS and (prob < (faint_floor if name != "back" else self.faint_backs or 2.0)):
-                continue  # a faint box named weakly or as a back: not a card the detector was unsure of
+            if classes[i] == FAINT_CLASS and (prob < faint_floor if name != "back"
+                                              else self.faint_backs is None or prob < self.faint_backs):
+                # a faint box named weakly, or as a back (but from ``faint_backs``): not a card the detector was
+                # unsure of
+                continue
             if name == "back":  # a back is sure as soon as the detector is: nothing else to name
                 result.append(Detection("back", float(scores[i]), box, prob, float(scores[i]), face_alts,
                                         found_by=by))
