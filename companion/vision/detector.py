@@ -402,6 +402,13 @@ def _run_batch(session, name: str, fixed: int | None, images_bgr: np.ndarray) ->
     return session.run(None, {name: blob})[0]
 
 
+def _box_crops(image_bgr: np.ndarray, boxes, size: int) -> tuple[list[int], np.ndarray | None]:
+    """Which of ``boxes`` :func:`crop_card` can cut a crop of (at ``size``), and those crops stacked (None: none)."""
+    crops = [crop_card(image_bgr, tuple(b), size) for b in boxes]
+    ok = [i for i, c in enumerate(crops) if c is not None]
+    return ok, np.stack([crops[i] for i in ok]) if ok else None
+
+
 def _one_run(read: Callable[[np.ndarray], np.ndarray], views: dict[str, list[np.ndarray]]
              ) -> dict[str, list[np.ndarray]]:
     """``read`` (one model's run over a batch of views, as :meth:`CardDetector.window_readings`) of every set of
@@ -1176,20 +1183,14 @@ class CardDetector:
         cards another box overlaps (read with ``hidden_mode`` "overlap"; None: none).  ``sure`` (N bools): which
         boxes the detector is sure of (``outline_model_for`` "sure"; None: all of them).
         """
-        crops, ok = [], []
         # the whole-card and corner crops: of boxes the frame cuts, grown to a card's shape (``edge_crops``)
         crop_image, crop_boxes = image_bgr, boxes
         if self.edge_crops and len(boxes):
             crop_image, crop_boxes = edge_grown_frame(image_bgr, boxes, CARD_SHORT_OVER_LONG[self.family])
-        for i, b in enumerate(crop_boxes):
-            c = crop_card(crop_image, tuple(b), self.crop)
-            if c is not None:
-                crops.append(c)
-                ok.append(i)
+        ok, whole = _box_crops(crop_image, crop_boxes, self.crop)
         out_list: list[list[tuple[str, float]]] = [[] for _ in range(len(boxes))]
-        if not crops:
+        if whole is None:
             return out_list
-        whole = np.stack(crops)
         big = None
         if self.corners is not None and self.corner_crop and self.corner_crop != self.crop:
             # (a box crop_card could cut at one size it can cut at any other)
@@ -1224,10 +1225,10 @@ class CardDetector:
 
     def missing_models_warning(self) -> str | None:
         """What to tell whoever asked for a model that is not read (the outline model, the small cards' detector, the
-        rescorer; None when every one asked for is read): a reading by the finders alone, or without the outline check
-        of weakly named faces (``outlined_min_prob``), or of small cards by the one detector, or not rescored (its
-        faces then kept down to floors chosen for the rescored reading, with no ``rescored_min`` to drop the weak
-        ones), must not pass for one with the model."""
+        gate, the rescorer; None when every one asked for is read): a reading by the finders alone, or without the
+        outline check of weakly named faces (``outlined_min_prob``), or of small cards by the one detector, or
+        ungated, or not rescored (its faces then kept down to floors chosen for the rescored reading, with no
+        ``rescored_min`` to drop the weak ones), must not pass for one with the model."""
         said = []
         if self.small_cards is not None and self.small_det is None:
             said.append(f"no small cards' detector read ({self.small_path} missing): every image is read by "
@@ -1644,11 +1645,10 @@ class CardDetector:
     def gate_readings(self, image_bgr: np.ndarray, found: list[Detection]) -> np.ndarray:
         """The gate's probability that each of ``found`` is not a card (``other``), read on its whole-card crop as
         it is boxed now (0 where no crop can be cut)."""
-        crops = [crop_card(image_bgr, d.box, self.crop) for d in found]
-        ok = [j for j, c in enumerate(crops) if c is not None]
+        ok, crops = _box_crops(image_bgr, [d.box for d in found], self.crop)
         other = np.zeros(len(found))
         if ok:
-            other[ok] = _run_batch(self.gate, self.gate_input, self.gate_batch, np.stack([crops[j] for j in ok]))[:, 1]
+            other[ok] = _run_batch(self.gate, self.gate_input, self.gate_batch, crops)[:, 1]
         return other
 
     def gated(self, image_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
@@ -1771,11 +1771,9 @@ class CardDetector:
                        corner: int) -> tuple[list[int], np.ndarray | None]:
         """Which of ``boxes`` a crop could be cut of, and the windows :meth:`index_readings` reads of those
         crops at index corner ``corner`` (None: no crop)."""
-        crops = [crop_card(image_bgr, tuple(b), self.crop) for b in boxes]
-        ok = [i for i, c in enumerate(crops) if c is not None]
-        if not ok:
+        ok, cut = _box_crops(image_bgr, boxes, self.crop)
+        if cut is None:
             return ok, None
-        cut = np.stack([crops[i] for i in ok])
         return ok, top_left_views(cut if corner == 0 else cut[:, ::-1, ::-1], self.corner_size)
 
     def _index_faces(self, image_bgr: np.ndarray, boxes: dict[int, list[tuple[float, float, float, float]]]
