@@ -577,6 +577,10 @@ class CardDetector:
     ``faint_corner_windows``: a faint box's index corners are read from the first this many windows of
     ``corner_shifts`` (:meth:`box_corner_readings`; None: all of them, as a sure box's).  Spanish photos read one
     (rule 102, session 86), which let them read 32 faint boxes for about the time 12 took.
+    ``upright_corner_windows``: a crop turned upright (``rectify`` "blend") has its index corners read from the first
+    this many windows of ``corner_shifts`` (None: all of them, as the box crop's).  Why it may cost little: turned
+    upright, the index sits square in its corner view, which the shifted windows hedge against in a box crop; and
+    the upright crops' windows are half the corner model's work (rule 199, session 118).
     ``faint_tta``: with ``tta``, a faint box's whole card is read upside down too (False: one way up, as it lies;
     :meth:`whole_readings`).  Why: the faint boxes are many and mostly clutter or slivers of covered cards, for
     which the second view costs a classifier pass and adds little; French photos read them one way up, which let
@@ -674,7 +678,8 @@ class CardDetector:
                  size_large: float = SIZE_LARGE, size_spares_covered: bool = False, whole_upright: str = "none",
                  faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
-                 faint_corner_windows: int | None = None, faint_tta: bool = True,
+                 faint_corner_windows: int | None = None, upright_corner_windows: int | None = None,
+                 faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
                  small_cards: float | None = None, small_size: int | None = None, small_first: float | None = None,
@@ -860,6 +865,10 @@ class CardDetector:
             raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
                              f"or None, got {faint_corner_windows!r}")
         self.faint_corner_windows = faint_corner_windows
+        if upright_corner_windows is not None and not 1 <= upright_corner_windows <= len(self.corner_shifts):
+            raise ValueError(f"upright_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
+                             f"or None, got {upright_corner_windows!r}")
+        self.upright_corner_windows = upright_corner_windows
         self.faint_tta = faint_tta
         for name, value in (("box_shrink", box_shrink), ("covered_box_shrink", covered_box_shrink)):
             if value is not None and not 0.5 <= value <= 1.0:
@@ -1318,7 +1327,8 @@ class CardDetector:
                                          None if faint is None else faint[whole_rows])] if whole_rows else []})
         windows = _one_run(self.window_readings, {
             "box": self.box_corner_windows(base, faint),
-            "upright": self.box_corner_windows(turned_crops, turned_faint) if found else [],
+            "upright": (self.box_corner_windows(turned_crops, turned_faint, self.upright_corner_windows)
+                        if found else []),
             "suits": [self._side_suit_windows(sources)] if suits else [],
             "ranks": [side_views(sources, self.corner_size)] if ranks else []})
         bands = _one_run(self._band_model, {
@@ -1330,7 +1340,8 @@ class CardDetector:
         out = self._with_whole_upright(out, upright, found, overlapped, faint,
                                        whole["upright"][0] if whole_rows else None)
         if found:
-            turned = self.box_corner_readings(turned_crops, turned_overlapped, turned_faint, windows["upright"])
+            turned = self.box_corner_readings(turned_crops, turned_overlapped, turned_faint, windows["upright"],
+                                              self.upright_corner_windows)
             corners[found] = (corners[found] + turned) / 2.0
         if self.bands is not None:
             corners = self._with_bands(corners, base, found, turned_crops, bands["box"] + bands["upright"])
@@ -1543,17 +1554,20 @@ class CardDetector:
         return np.mean(readings, axis=0)
 
     def box_corner_readings(self, crops_bgr: np.ndarray, overlapped: np.ndarray | None = None,
-                            faint: np.ndarray | None = None, raw: list[np.ndarray] | None = None) -> np.ndarray:
+                            faint: np.ndarray | None = None, raw: list[np.ndarray] | None = None,
+                            windows: int | None = None) -> np.ndarray:
         """:meth:`corner_readings` of N crops, those ``faint`` says are faint boxes' (N bools; None: none) read
-        from the first ``faint_corner_windows`` of ``corner_shifts`` alone (None: all of them, as the others).
+        from the first ``faint_corner_windows`` of ``corner_shifts`` alone (None: all of them, as the others), and
+        every crop from the first ``windows`` at most (None: no limit; the upright crops'
+        ``upright_corner_windows``).
         Why: a faint box is read only to be kept or dropped, most of them are dropped, and every window is a
         corner model pass; a photo reading more faint boxes must read each for less (session 86).  ``raw``: the
         corner model's output for each set of :meth:`box_corner_windows`, read already with the frame's other
         windows (:meth:`classify_crops`; None: read here)."""
-        groups = self._corner_groups(faint)
+        groups = self._corner_groups(faint, windows)
         raw = [None] * len(groups) if raw is None else raw
         if groups[0][0] is None:
-            return self.corner_readings(crops_bgr, self.corner_shifts, overlapped, raw[0])
+            return self.corner_readings(crops_bgr, groups[0][1], overlapped, raw[0])
         out: np.ndarray | None = None
         for (rows, shifts), got in zip(groups, raw):
             reading = self.corner_readings(crops_bgr[rows], shifts, None if overlapped is None else overlapped[rows],
@@ -1563,23 +1577,25 @@ class CardDetector:
             out[rows] = reading
         return out
 
-    def _corner_groups(self, faint: np.ndarray | None
+    def _corner_groups(self, faint: np.ndarray | None, windows: int | None = None
                        ) -> list[tuple[np.ndarray | None, tuple[tuple[float, float], ...]]]:
         """How :meth:`box_corner_readings` reads N crops' corners, as (rows, shifts) groups: every crop from every
         window of ``corner_shifts`` (one group, rows None), or the sure boxes' so and the ``faint`` ones' from its
-        first ``faint_corner_windows`` (each a group when it holds a crop, sure first)."""
+        first ``faint_corner_windows`` (each a group when it holds a crop, sure first); none from more than the
+        first ``windows`` (None: no limit)."""
+        shifts = self.corner_shifts[:windows]
         if faint is None or self.faint_corner_windows is None or not np.any(faint):
-            return [(None, self.corner_shifts)]
+            return [(None, shifts)]
         faint = np.asarray(faint, dtype=bool)
-        return [(rows, shifts) for rows, shifts in ((~faint, self.corner_shifts),
-                                                    (faint, self.corner_shifts[:self.faint_corner_windows]))
+        return [(rows, group) for rows, group in ((~faint, shifts), (faint, shifts[:self.faint_corner_windows]))
                 if rows.any()]
 
-    def box_corner_windows(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None) -> list[np.ndarray]:
-        """The windows :meth:`box_corner_readings` reads of N crops: one set for each of its groups of crops read
-        from the same windows (:meth:`_corner_groups`)."""
+    def box_corner_windows(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None,
+                           windows: int | None = None) -> list[np.ndarray]:
+        """The windows :meth:`box_corner_readings` reads of N crops (with the same ``faint`` and ``windows``): one
+        set for each of its groups of crops read from the same windows (:meth:`_corner_groups`)."""
         return [self.corner_windows(crops_bgr if rows is None else crops_bgr[rows], shifts)
-                for rows, shifts in self._corner_groups(faint)]
+                for rows, shifts in self._corner_groups(faint, windows)]
 
     def detect(self, image_bgr: np.ndarray) -> list[Detection]:
         """All cards in a BGR uint8 image, best first."""

@@ -575,6 +575,17 @@ def measure_latency(detector: CardDetector, frames: int = 40) -> dict:
             "classifier_ms": round(statistics.median(cls) * 1000, 1), "detector_imgsz": detector.imgsz}
 
 
+def _shifts(text: str) -> tuple[tuple[float, float], ...]:
+    """``--corner-shifts``' value, "x,y;x,y", as CardDetector's ``corner_shifts``."""
+    try:
+        out = tuple((float(x), float(y)) for x, y in (w.split(",") for w in text.split(";") if w.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected windows as x,y;x,y (shares of the crop), got {text!r}") from None
+    if not out:
+        raise argparse.ArgumentTypeError("expected at least one window")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -804,6 +815,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="the views the family's photo detector reads, where one is shipped: every view, the zoomed "
                         "view only, or the image once more after the shared detector, adding boxes it missed "
                         "(default: the family's PHOTO_FAMILY value, else all)")
+    p.add_argument("--corner-shifts", type=_shifts, default=None, metavar="X,Y;X,Y...",
+                   help="read each index corner from these windows (x, y shares of the crop), averaged (default: "
+                        "CORNER_SHIFTS' four; --one-window: the first alone)")
+    p.add_argument("--upright-corner-windows", type=int, default=None, metavar="K",
+                   help="read a crop turned upright from the first K windows only (default: the family's "
+                        "PHOTO_FAMILY value, else all of them; 0: all of them)")
     p.add_argument("--one-window", action="store_true",
                    help="read each index corner from one window (default: the windows of CORNER_SHIFTS, averaged)")
     p.add_argument("--hidden", choices=HIDDEN_MODES, default=HIDDEN_MODE,
@@ -836,7 +853,7 @@ def main(argv: list[str] | None = None) -> int:
                 setattr(args, name, value)
     try:
         detector = CardDetector(args.family, models_dir=args.models, tta=not args.no_tta,
-                                corner_shifts=ONE_WINDOW if args.one_window else CORNER_SHIFTS,
+                                corner_shifts=(ONE_WINDOW if args.one_window else args.corner_shifts or CORNER_SHIFTS),
                                 corner_weight=args.corner_weight, corner_crop=args.corner_crop,
                                 rectify=args.rectify, rank_weight=None if args.rank_weight < 0 else args.rank_weight,
                                 back_weight=args.back_weight, rank_floor=args.rank_floor,
@@ -880,7 +897,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  turn_missed=args.turn_missed, turn_pair=args.turn_pair,
                                                  score_power=args.score_power, rescorer=args.rescorer,
                                                  rescored_min=args.rescored_min, gate_max=args.gate_max,
-                                                 faint_backs=args.faint_backs),
+                                                 faint_backs=args.faint_backs,
+                                                 upright_corner_windows=args.upright_corner_windows),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -926,7 +944,7 @@ def main(argv: list[str] | None = None) -> int:
                     "rescored_min": detector.rescored_min if detector.rescorer is not None else None,
                     "gate": (f"{detector.gate_path.name} (dropped from {detector.gate_max:g})"
                              if detector.gate is not None else None),
-                    "faint_backs": detector.faint_backs,
+                    "faint_backs": detector.faint_backs, "upright_corner_windows": detector.upright_corner_windows,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -1385,3 +1385,60 @@ def test_whole_upright_averages_the_whole_card_read_turned_upright(french, monke
     monkeypatch.setattr(vs, "PHOTO_FAMILY", {"french": {"whole_upright": "overlapped"}})
     assert vs.photo_settings(family="french")["whole_upright"] == "overlapped"
     assert vs.photo_settings(family="spanish")["whole_upright"] == "none"
+
+
+def test_upright_crops_read_their_corners_from_fewer_windows_when_asked(french, monkeypatch):
+    """``upright_corner_windows``: a crop turned upright has its corners read from the first windows of
+    ``corner_shifts`` alone, the box crop from all of them, and its reading is those windows' own; off (None),
+    every crop from every window, as before (rule 199)."""
+    import copy
+
+    det = copy.copy(french)
+    rng = np.random.default_rng(3)
+    crops = rng.integers(0, 255, (3, 96, 96, 3), dtype=np.uint8)
+    assert len(det.box_corner_windows(crops, None, 1)) == 1
+    assert len(det.box_corner_windows(crops, None, 1)[0]) == 2 * 3
+    assert len(det.box_corner_windows(crops)[0]) == 2 * 3 * len(det.corner_shifts)
+    one = det.box_corner_readings(crops, None, None, None, 1)
+    assert np.allclose(one, det.corner_readings(crops, det.corner_shifts[:1]))
+    assert not np.allclose(one, det.box_corner_readings(crops))
+    # a faint box's own limit and this one: the smaller wins
+    det.faint_corner_windows = 2
+    groups = det._corner_groups(np.array([False, True, False]), 1)
+    assert [len(shifts) for _, shifts in groups] == [1, 1]
+
+    batches = []
+    real = det.window_readings
+    monkeypatch.setattr(det, "window_readings", lambda views: batches.append(len(views)) or real(views))
+    upright = [crops[0], None, crops[2]]
+    det.faint_corner_windows = None
+    det.upright_corner_windows = None
+    full = det.classify_crops(crops, upright=upright)
+    det.upright_corner_windows = 1
+    fewer = det.classify_crops(crops, upright=upright)
+    windows = len(det.corner_shifts)
+    sides = batches[0] - (2 * 3 * windows + 2 * 2 * windows)  # the side suits' windows, the same both times
+    assert batches == [2 * 3 * windows + 2 * 2 * windows + sides, 2 * 3 * windows + 2 * 2 + sides]
+    assert fewer.shape == full.shape and np.allclose(fewer.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("windows", [0, 5, -1])
+def test_upright_corner_windows_must_be_among_the_windows(windows):
+    with pytest.raises(ValueError, match="upright_corner_windows"):
+        CardDetector("french", upright_corner_windows=windows)
+
+
+def test_the_evaluation_reads_the_windows_it_is_told_and_says_so(capsys):
+    """``evaluate --corner-shifts`` / ``--upright-corner-windows`` reach the detector and its result; a window
+    that is not two numbers is a usage error, not a crash."""
+    import json
+
+    from companion.vision.evaluate import main as evaluate_main
+
+    assert evaluate_main(["latency", "--frames", "1", "--scales", "1", "--corner-shifts", "0,0;0.042,0.042",
+                          "--upright-corner-windows", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["corner_shifts"] == [[0.0, 0.0], [0.042, 0.042]] and out["upright_corner_windows"] == 1
+    with pytest.raises(SystemExit):
+        evaluate_main(["latency", "--corner-shifts", "0;x"])
+    assert "expected windows as x,y" in capsys.readouterr().err
