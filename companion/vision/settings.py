@@ -175,6 +175,15 @@ PHOTO_QUAD_METHODS = ("edges", "paper", "table")
 # 383 -> 387 of 527 cards right (tune half 186 -> 188, test half 197 -> 199), on the held-back crops
 # 0.719 -> 0.742 (evaluate classifier --crops .../cls/val, --one-window for one).
 CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
+# Tried for French photos in session 118, none shipped (tune: spent fr6720 / fr6721, first 200 scenes, main 0.7519 /
+# 0.7524; real tune half, main 259 of 262; fr6613 / fr6640 are the rescorer's own fitting data, so main reads them
+# in-sample and they lean against any change): two windows, (0, 0) and (0.042, 0.042) (rule 199, for speed: about
+# 18 ms less a one-view frame of cards): -0.0039 / +0.0052; the upright crop from the first window alone
+# (CardDetector's ``upright_corner_windows`` 1): fr6613 / fr6640 +0.0006 / -0.0073; the four windows at another
+# offset (rule 201): 0.021 +0.0029 / -0.0028, 0.052 +0.0012 / +0.0002, 0.063 +0.0028 / +0.0023, 0.083 +0.0034 /
+# +0.0059 but the real tune half 259 -> 258, 0.104 +0.0000 / +0.0064 and 257 (rule 202).  Also tried for speed, not shipped: a cascade reading the other windows
+# only where the first leaves a crop unsure (rule 198: the first window alone is sure, p >= 0.9, for 20 % of the
+# crops) and the crop classifiers quantised to INT8 (rule 200: fr6721 -0.0037).  ``evaluate --corner-shifts``.
 # ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
 # seed 1 94.5 -> 95.1 %, the same hands scored right) and cost a quarter of the replay speed (10.6x ->
 # 8.1x): the tracker's vote over many frames already does what averaging windows does within one.
