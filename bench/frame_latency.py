@@ -5,7 +5,8 @@ index corner, no photo models), while ``companion detect`` and the issue's one-v
 (``python -m companion.vision.evaluate latency --scales 1``) read with the photo settings, which add the photo
 models and four corner windows.  The two paths cost very different amounts, and a figure for "the companion's
 frame rate" must say which it is.  Runs alternate (table, photo, table, photo...) so a machine slowing down mid-run
-weighs on both alike.
+weighs on both alike.  The frames are ``evaluate latency``'s four French scenes (``synthetic_frame``) whatever
+``--family`` says: it picks the models, so a Spanish figure times Spanish models on French cards.
 
     python bench/frame_latency.py [--family french] [--frames 50] [--rounds 2]
 """
