@@ -593,7 +593,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    turn_missed: float | None = None, turn_pair: str | None = None,
                    score_power: float | None = None, rescorer: bool | None = None,
                    rescored_min: float | None = None, gate_max: float | None = None,
-                   faint_backs: float | None = None, upright_corner_windows: int | None = None) -> dict:
+                   faint_backs: float | None = None, upright_corner_windows: int | None = None,
+                   small_corner_shifts: tuple[tuple[float, float], ...] | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -657,7 +658,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     the family's photo gate reads as not a card with ``gate_max`` or more dropped (None: the family's with the shrunk
     view, else none; 0: none), and faint boxes named back kept from ``faint_backs`` (None: the family's, else not; 0:
     not), and a crop turned upright read from the first ``upright_corner_windows`` windows of ``CORNER_SHIFTS``
-    (None: the family's, else all of them; 0: all of them).
+    (None: the family's, else all of them; 0: all of them), and an image routed as small cards read from the windows
+    ``small_corner_shifts`` (None: the family's, else the others'; (): the others').
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -667,7 +669,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
     ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``,
     ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer``, ``rescored_min``, ``gate_max``,
-    ``faint_backs``, ``upright_corner_windows`` or ``merge_iou``, it replaces the shared value (one passed here wins); its ``merge_iou_shrunk``
+    ``faint_backs``, ``upright_corner_windows``, ``small_corner_shifts`` or ``merge_iou``, it replaces the shared value (one passed here wins); its ``merge_iou_shrunk``
     replaces its ``merge_iou`` with the shrunk view (None: not merged; :func:`_family_merge`)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
@@ -752,4 +754,6 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                          else (gate_max or None)),
             "faint_backs": own.get("faint_backs") if faint_backs is None else (faint_backs or None),
             "upright_corner_windows": (own.get("upright_corner_windows") if upright_corner_windows is None
-                                       else (upright_corner_windows or None))}
+                                       else (upright_corner_windows or None)),
+            "small_corner_shifts": (own.get("small_corner_shifts") if small_corner_shifts is None
+                                    else (tuple(small_corner_shifts) or None))}
