@@ -181,7 +181,9 @@ CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
 # 18 ms less a one-view frame of cards): -0.0039 / +0.0052; the upright crop from the first window alone
 # (CardDetector's ``upright_corner_windows`` 1): fr6613 / fr6640 +0.0006 / -0.0073; the four windows at another
 # offset (rule 201): 0.021 +0.0029 / -0.0028, 0.052 +0.0012 / +0.0002, 0.063 +0.0028 / +0.0023, 0.083 +0.0034 /
-# +0.0059 but the real tune half 259 -> 258, 0.104 +0.0000 / +0.0064 and 257 (rule 202).  Also tried for speed, not shipped: a cascade reading the other windows
+# +0.0059 but the real tune half 259 -> 258, 0.104 +0.0000 / +0.0064 and 257 (rule 202); 0.083 only in the images
+# routed as small cards (CardDetector's ``small_corner_shifts``, rule 203): tune +0.0029 / +0.0062, real unchanged,
+# but judged on fresh fr6722 / fr6723 -0.0024 / -0.0069.  Also tried for speed, not shipped: a cascade reading the other windows
 # only where the first leaves a crop unsure (rule 198: the first window alone is sure, p >= 0.9, for 20 % of the
 # crops) and the crop classifiers quantised to INT8 (rule 200: fr6721 -0.0037).  ``evaluate --corner-shifts``.
 # ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
