@@ -577,11 +577,6 @@ class CardDetector:
     ``faint_corner_windows``: a faint box's index corners are read from the first this many windows of
     ``corner_shifts`` (:meth:`box_corner_readings`; None: all of them, as a sure box's).  Spanish photos read one
     (rule 102, session 86), which let them read 32 faint boxes for about the time 12 took.
-    ``small_corner_shifts``: the windows the index corners are read from in an image routed to the small cards'
-    detector (``small_cards``: the image's cards are small), in place of ``corner_shifts`` (None: ``corner_shifts``
-    everywhere).  Why: a small card's crop is blown up from a few pixels, its index blurred up to the crop's edge, and
-    windows set further in read it better (French synthetic scenes: offset 0.083 for 0.042 +0.0047 on two spent
-    seeds), while the large cards of a photo lose from them (real tune half 259 -> 258; rules 201-203, session 118).
     ``upright_corner_windows``: a crop turned upright (``rectify`` "blend") has its index corners read from the first
     this many windows of ``corner_shifts`` (None: all of them, as the box crop's).  Why it may cost little: turned
     upright, the index sits square in its corner view, which the shifted windows hedge against in a box crop; and
@@ -684,7 +679,6 @@ class CardDetector:
                  faintest_below: float | None = None,
                  faintest_min_prob: float = FAINTEST_MIN_PROB, outlined_faint_from: float | None = None,
                  faint_corner_windows: int | None = None, upright_corner_windows: int | None = None,
-                 small_corner_shifts: tuple[tuple[float, float], ...] | None = None,
                  faint_tta: bool = True,
                  box_shrink: float | None = None, covered_box_shrink: float | None = None,
                  det_size: int | None = None, also_size: int | None = None, also_faint: bool = False,
@@ -864,25 +858,15 @@ class CardDetector:
             raise ValueError(f"rectify must be one of {RECTIFY_MODES}, got {rectify!r}")
         self.rectify = rectify
         self.quad_methods = None if quad_methods is None else quad_methods_of(quad_methods)
-        for name, shifts in (("corner_shifts", corner_shifts), ("small_corner_shifts", small_corner_shifts)):
-            if shifts is None and name == "small_corner_shifts":
-                continue
-            if not shifts or any(not (0.0 <= dx < 0.45 and 0.0 <= dy < 0.5) for dx, dy in shifts):
-                raise ValueError(f"{name} must be (x, y) shares in [0, 0.45) x [0, 0.5), got {shifts!r}")
-        if small_corner_shifts is not None and len(small_corner_shifts) != len(corner_shifts):
-            raise ValueError(f"small_corner_shifts must hold as many windows as corner_shifts ({len(corner_shifts)}), "
-                             f"got {small_corner_shifts!r}")
+        if not corner_shifts or any(not (0.0 <= dx < 0.45 and 0.0 <= dy < 0.5) for dx, dy in corner_shifts):
+            raise ValueError(f"corner_shifts must be (x, y) shares in [0, 0.45) x [0, 0.5), got {corner_shifts!r}")
         self.corner_shifts = tuple(corner_shifts)
-        self.small_corner_shifts = None if small_corner_shifts is None else tuple(small_corner_shifts)
-        # whether the image find_boxes read last was routed as small cards, until read_stages has read it
-        self._small_image = False
-        if faint_corner_windows is not None and not 1 <= faint_corner_windows <= len(self.corner_shifts):
-            raise ValueError(f"faint_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
-                             f"or None, got {faint_corner_windows!r}")
+        for name, windows in (("faint_corner_windows", faint_corner_windows),
+                              ("upright_corner_windows", upright_corner_windows)):
+            if windows is not None and not 1 <= windows <= len(self.corner_shifts):
+                raise ValueError(f"{name} must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
+                                 f"or None, got {windows!r}")
         self.faint_corner_windows = faint_corner_windows
-        if upright_corner_windows is not None and not 1 <= upright_corner_windows <= len(self.corner_shifts):
-            raise ValueError(f"upright_corner_windows must be 1 to {len(self.corner_shifts)} (corner_shifts' windows) "
-                             f"or None, got {upright_corner_windows!r}")
         self.upright_corner_windows = upright_corner_windows
         self.faint_tta = faint_tta
         for name, value in (("box_shrink", box_shrink), ("covered_box_shrink", covered_box_shrink)):
@@ -997,7 +981,6 @@ class CardDetector:
             faint_scores.append(sc[low])
 
         views, small = self.routed_scale_boxes(image_bgr)
-        self._small_image = small
         for view in views:
             add_view(view, self.view_overlap)
         if self.zoom is not None:
@@ -1549,13 +1532,13 @@ class CardDetector:
                        ) -> np.ndarray:
         """The windows :meth:`corner_readings` reads of N crops: each of ``shifts``'s (default ``corner_shifts``)
         2N corner views (:func:`corner_views`), one shift after another."""
-        shifts = self.reading_shifts if shifts is None else shifts
+        shifts = self.corner_shifts if shifts is None else shifts
         return np.concatenate([corner_views(crops_bgr, self.corner_size, o) for o in shifts])
 
     def _corners_from(self, raw: np.ndarray, n: int, shifts: tuple[tuple[float, float], ...] | None = None,
                       overlapped: np.ndarray | None = None) -> np.ndarray:
         """:meth:`corner_readings` of N crops from the corner model's output for their :meth:`corner_windows`."""
-        shifts = self.reading_shifts if shifts is None else shifts
+        shifts = self.corner_shifts if shifts is None else shifts
         out, seen = without_hidden(raw, self.corner_hidden)
         weigh = self.corner_hidden is not None and self.hidden_mode == "weigh"
         if self.corner_hidden is not None and self.hidden_mode == "overlap" and overlapped is not None:
@@ -1599,18 +1582,12 @@ class CardDetector:
         window of ``corner_shifts`` (one group, rows None), or the sure boxes' so and the ``faint`` ones' from its
         first ``faint_corner_windows`` (each a group when it holds a crop, sure first); none from more than the
         first ``windows`` (None: no limit)."""
-        shifts = self.reading_shifts[:windows]
+        shifts = self.corner_shifts[:windows]
         if faint is None or self.faint_corner_windows is None or not np.any(faint):
             return [(None, shifts)]
         faint = np.asarray(faint, dtype=bool)
         return [(rows, group) for rows, group in ((~faint, shifts), (faint, shifts[:self.faint_corner_windows]))
                 if rows.any()]
-
-    @property
-    def reading_shifts(self) -> tuple[tuple[float, float], ...]:
-        """The corner windows of the image being read: ``small_corner_shifts`` between :meth:`find_boxes` routing it
-        as small cards and :meth:`read_stages` ending, else ``corner_shifts``."""
-        return self.small_corner_shifts if self._small_image and self.small_corner_shifts else self.corner_shifts
 
     def box_corner_windows(self, crops_bgr: np.ndarray, faint: np.ndarray | None = None,
                            windows: int | None = None) -> list[np.ndarray]:
@@ -1640,20 +1617,12 @@ class CardDetector:
         them: ``outlined_min_prob``), one card boxed twice made one ("merged": ``merge_iou``; "faint twins":
         ``faint_twin_iou``), weakly named faces far off the photo's card size left out ("sizes": ``size_check``), no
         name held twice ("one deck": ``one_deck``), the outline scores added ("outlines") and the sure boxes drawn
-        in ("drawn in": ``box_shrink``, :meth:`calibrated`), the confidences re-weighed ("ranked": ``score_power``), the
-        boxes the gate reads as not a card dropped ("gated": ``gate_max``) and the rest rescored ("rescored":
+        in ("drawn in": ``box_shrink``, :meth:`calibrated`), the confidences re-weighed ("ranked": ``score_power``),
+        the boxes the gate reads as not a card dropped ("gated": ``gate_max``) and the rest rescored ("rescored":
         ``rescorer``); a step that is off is not listed.
 
         Why each list: a card the detector boxed that is missing in the end was dropped by one step, and a bench
         (``bench/misnamed_cards.py``) says which without writing the steps again."""
-        try:
-            return self._read_stages(image_bgr, boxes, scores, classes)
-        finally:
-            self._small_image = False  # the next image's windows are its own routing's
-
-    def _read_stages(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                     classes: np.ndarray) -> list[tuple[str, list[Detection]]]:
-        """:meth:`read_stages`' steps."""
         stages = [("named", self.name_boxes(image_bgr, boxes, scores, classes))]
 
         def step(name: str, out: list[Detection]) -> None:

@@ -818,9 +818,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corner-shifts", type=_shifts, default=None, metavar="X,Y;X,Y...",
                    help="read each index corner from these windows (x, y shares of the crop), averaged (default: "
                         "CORNER_SHIFTS' four; --one-window: the first alone)")
-    p.add_argument("--small-corner-shifts", type=_shifts, default=None, metavar="X,Y;X,Y...",
-                   help="in an image routed to the small cards' detector, read each index corner from these windows, "
-                        "as many as the others (default: the family's PHOTO_FAMILY value, else the others')")
     p.add_argument("--upright-corner-windows", type=int, default=None, metavar="K",
                    help="read a crop turned upright from the first K windows only (default: the family's "
                         "PHOTO_FAMILY value, else all of them; 0: all of them)")
@@ -901,8 +898,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  score_power=args.score_power, rescorer=args.rescorer,
                                                  rescored_min=args.rescored_min, gate_max=args.gate_max,
                                                  faint_backs=args.faint_backs,
-                                                 upright_corner_windows=args.upright_corner_windows,
-                                                 small_corner_shifts=args.small_corner_shifts),
+                                                 upright_corner_windows=args.upright_corner_windows),
                                 size_ref_min=args.size_ref_min, size_small=args.size_small)
     except ValueError as exc:
         p.error(str(exc))
@@ -949,8 +945,6 @@ def main(argv: list[str] | None = None) -> int:
                     "gate": (f"{detector.gate_path.name} (dropped from {detector.gate_max:g})"
                              if detector.gate is not None else None),
                     "faint_backs": detector.faint_backs, "upright_corner_windows": detector.upright_corner_windows,
-                    "small_corner_shifts": ([list(o) for o in detector.small_corner_shifts]
-                                            if detector.small_corner_shifts else None),
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -182,8 +182,9 @@ CORNER_SHIFTS = ((0.0, 0.0), (0.042, 0.0), (0.0, 0.042), (0.042, 0.042))
 # (CardDetector's ``upright_corner_windows`` 1): fr6613 / fr6640 +0.0006 / -0.0073; the four windows at another
 # offset (rule 201): 0.021 +0.0029 / -0.0028, 0.052 +0.0012 / +0.0002, 0.063 +0.0028 / +0.0023, 0.083 +0.0034 /
 # +0.0059 but the real tune half 259 -> 258, 0.104 +0.0000 / +0.0064 and 257 (rule 202); 0.083 only in the images
-# routed as small cards (CardDetector's ``small_corner_shifts``, rule 203): tune +0.0029 / +0.0062, real unchanged,
-# but judged on fresh fr6722 / fr6723 -0.0024 / -0.0069.  Also tried for speed, not shipped: a cascade reading the other windows
+# routed as small cards (rule 203, a per-image switch; its option was taken out again at review, as it kept which
+# image was being read as state on the detector): tune +0.0029 / +0.0062, real unchanged, but judged on fresh
+# fr6722 / fr6723 -0.0024 / -0.0069.  Also tried for speed, not shipped: a cascade reading the other windows
 # only where the first leaves a crop unsure (rule 198: the first window alone is sure, p >= 0.9, for 20 % of the
 # crops) and the crop classifiers quantised to INT8 (rule 200: fr6721 -0.0037).  ``evaluate --corner-shifts``.
 # ... but the table reads one window: there the four logged no more cards right (seed 0 97.1 -> 96.3 %,
@@ -595,8 +596,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                    turn_missed: float | None = None, turn_pair: str | None = None,
                    score_power: float | None = None, rescorer: bool | None = None,
                    rescored_min: float | None = None, gate_max: float | None = None,
-                   faint_backs: float | None = None, upright_corner_windows: int | None = None,
-                   small_corner_shifts: tuple[tuple[float, float], ...] | None = None) -> dict:
+                   faint_backs: float | None = None, upright_corner_windows: int | None = None) -> dict:
     """The detector's threshold and scales for photos: the shrunk view and its threshold unless told otherwise (one
     view alone keeps the table's 0.3), and with it the outline search (:mod:`companion.vision.outlines`;
     ``outlines`` None: on with the shrunk view, off with the table's one view) and the faint boxes (``faint_conf``
@@ -660,8 +660,7 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     the family's photo gate reads as not a card with ``gate_max`` or more dropped (None: the family's with the shrunk
     view, else none; 0: none), and faint boxes named back kept from ``faint_backs`` (None: the family's, else not; 0:
     not), and a crop turned upright read from the first ``upright_corner_windows`` windows of ``CORNER_SHIFTS``
-    (None: the family's, else all of them; 0: all of them), and an image routed as small cards read from the windows
-    ``small_corner_shifts`` (None: the family's, else the others'; (): the others').
+    (None: the family's, else all of them; 0: all of them).
     ``family``: where
     :data:`PHOTO_FAMILY` gives that family its own ``conf`` and ``faint_conf`` (with the shrunk view),
     ``face_min_prob``, ``faint_min_prob``, ``faint_max`` (at most this many faint boxes read: ``FAINT_MAX``),
@@ -671,8 +670,9 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
     ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``,
     ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer``, ``rescored_min``, ``gate_max``,
-    ``faint_backs``, ``upright_corner_windows``, ``small_corner_shifts`` or ``merge_iou``, it replaces the shared value (one passed here wins); its ``merge_iou_shrunk``
-    replaces its ``merge_iou`` with the shrunk view (None: not merged; :func:`_family_merge`)."""
+    ``faint_backs``, ``upright_corner_windows`` or ``merge_iou``, it replaces the shared value (one passed here
+    wins); its ``merge_iou_shrunk`` replaces its ``merge_iou`` with the shrunk view (None: not merged;
+    :func:`_family_merge`)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
         view_overlap = own.get("view_overlap", VIEW_OVERLAP)
@@ -756,6 +756,4 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
                          else (gate_max or None)),
             "faint_backs": own.get("faint_backs") if faint_backs is None else (faint_backs or None),
             "upright_corner_windows": (own.get("upright_corner_windows") if upright_corner_windows is None
-                                       else (upright_corner_windows or None)),
-            "small_corner_shifts": (own.get("small_corner_shifts") if small_corner_shifts is None
-                                    else (tuple(small_corner_shifts) or None))}
+                                       else (upright_corner_windows or None))}

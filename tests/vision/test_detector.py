@@ -1442,35 +1442,3 @@ def test_the_evaluation_reads_the_windows_it_is_told_and_says_so(capsys):
     with pytest.raises(SystemExit):
         evaluate_main(["latency", "--corner-shifts", "0;x"])
     assert "expected windows as x,y" in capsys.readouterr().err
-
-
-def test_an_image_of_small_cards_reads_its_corners_from_its_own_windows(monkeypatch):
-    """``small_corner_shifts``: an image the detector routes as small cards has its corners read from those windows,
-    every other image from ``corner_shifts``; the choice lasts from :meth:`find_boxes` to the end of
-    :meth:`read_stages`, so a later image (or crops read alone) is not read with a past image's windows (rule 203)."""
-    from companion.vision.evaluate import synthetic_frame
-    from companion.vision.settings import photo_settings
-
-    small = ((0.0, 0.0), (0.083, 0.0), (0.0, 0.083), (0.083, 0.083))
-    det = CardDetector("french", **photo_settings(scales=[1.0], family="french", small_corner_shifts=small))
-    image = synthetic_frame(2)  # 11 cards
-    seen = []
-    real_groups = det._corner_groups
-
-    def groups(faint, windows=None):
-        out = real_groups(faint, windows)
-        seen.extend(shifts for _, shifts in out)
-        return out
-
-    monkeypatch.setattr(det, "_corner_groups", groups)
-    real_route = det.routed_scale_boxes
-    for routed_small, want in ((True, small), (False, det.corner_shifts)):
-        monkeypatch.setattr(det, "routed_scale_boxes", lambda img, s=routed_small: (real_route(img)[0], s))
-        seen.clear()
-        assert det.detect(image)
-        assert seen and all(tuple(s) == tuple(want) for s in seen)
-        assert det.reading_shifts == det.corner_shifts  # back to the default once the image is read
-    with pytest.raises(ValueError, match="as many windows"):
-        CardDetector("french", small_corner_shifts=small[:2])
-    with pytest.raises(ValueError, match="small_corner_shifts must be"):
-        CardDetector("french", small_corner_shifts=((0.0, 0.0), (0.6, 0.0), (0.0, 0.0), (0.0, 0.0)))
