@@ -265,8 +265,9 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # F150 trained 1 h more at 416 (F156, rule 156) read at 320 with a view at 416: +0.0028, 254 real cards.
 # French photos whose cards are small are read by F156 instead (CardDetector's ``small_cards``; rule 159, session 109):
 # where the full view's sure boxes (F128 at 320) have a median long side under 0.2 of the image's, every view is read
-# again by ``card-detector-french-photo-small.onnx`` (F156, models/checkpoints/card-detector-french-photo-small.pt,
-# read at its 416) and F128's boxes are dropped.  The real photos' cards are large (each photo's median label at
+# again by ``card-detector-french-photo-small.onnx`` (F156 then, F161 since session 119's rule 209;
+# models/checkpoints/card-detector-french-photo-small.pt, read at its 416) and F128's boxes are dropped.  The real
+# photos' cards are large (each photo's median label at
 # least 0.187 of its long side) and 12 of 296 are routed; 141 of fr6613's first 200 scenes are (0.16: 117).  Tune:
 # fr6613 / fr6640 0.7280 -> 0.7279, 0.7348 -> 0.7462 (0.16: 0.7276 / 0.7435), real tune half 256 = 256 of 262 at
 # 0.149.
@@ -275,6 +276,8 @@ DETECTOR_SIZE = 320  # the detector's long side (its training size), where its f
 # per photo (test half 251 = 251 of 265 at 0.128 -> 0.142); 60 scenes 1.05x, but a 1280x720 frame of small cards read
 # with one view (``evaluate latency --scales 1``) 72.8 -> 94.8 ms, as it is read twice.  F156 read larger for them
 # (``small_size`` 480 / 544, rule 160): tune mean -0.0027 / +0.0036 against rule 159's, not judged.
+# F161 (F156 trained 1 h more on fresh scenes of small cards, session 109) took its place in session 119 (rule
+# 209): fresh fr6724 / fr6725 0.7527 -> 0.7556, 0.7664 -> 0.7728; real photos 511 of 527 at 0.159, unchanged.
 # French photos read their full view a second time mirrored left to right (CardDetector's ``flip``; rule 163, session
 # 110), by the detector that reads it (F128, or F156 for small cards), the two readings fused
 # (companion.vision.fusion): boxes of one class at IoU >= 0.55 are one box (score-weighted coordinates, the mean
