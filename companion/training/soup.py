@@ -5,7 +5,7 @@ better on one tuning seed and worse on the other (the small cards' detector F156
 D5 and D6, the Spanish corners P10 and P11, the French photo classifier v9 and v10).  Two nets fine-tuned from one
 start lie in one basin, and their mean often reads better than either without any training (Wortsman et al. 2022,
 "Model soups").  Averaging the two nets' outputs instead was tried in session 103 (rule 139) and read below main.
-Session 119 judged such soups (rules 205-208, none shipped); this module makes them.
+Session 119 tuned such soups (rules 205-208, none passed); this module makes them.
 
     python -m companion.training.soup A.pt B.pt OUT.pt [--weight 0.5]     # needs the training extra (torch)
     python -m companion.training.train export OUT.pt MODEL.onnx --imgsz N  # as any checkpoint
