@@ -57,7 +57,7 @@ from companion.vision import crops as vision_crops
 from companion.vision.crops import side_pairs
 from companion.vision.detector import FAMILIES, WHOLE_UPRIGHT, CardDetector, read_image
 from companion.vision.fusion import PAIRINGS
-from companion.vision.merging import SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
+from companion.vision.merging import NAMESAKE_SHARE, SIZE_LARGE, SIZE_REF_MIN, SIZE_SMALL
 from companion.vision.outline_model import OUTLINE_MODEL_FOR
 from companion.vision.settings import (BACK_WEIGHT, CORNER_SHIFTS, CORNER_WEIGHT, FAMILY_VIEWS, HIDDEN_MODE,
                                        HIDDEN_MODES, ONE_WINDOW, OUTLINED_SCORE, OVERLAP_MIN, PAPER_ROWS,
@@ -728,6 +728,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="drop each photo detection the family's photo gate (card-gate-<family>-photo.onnx in the "
                         "models folder) reads as not a card with this probability or more (default: the family's "
                         "PHOTO_FAMILY value, else none; 0: none)")
+    p.add_argument("--namesake-discount", type=float, default=None, metavar="F",
+                   help="read a face lying inside a surer face named alike again, that name's probability times F "
+                        "(default: the family's PHOTO_FAMILY value with the shrunk view, else not; 0: not)")
+    p.add_argument("--namesake-share", type=float, default=NAMESAKE_SHARE, metavar="S",
+                   help="with --namesake-discount: how much of the face's box lies inside the surer face's "
+                        "(default %(default)s)")
     p.add_argument("--faint-backs", type=float, default=None, metavar="P",
                    help="keep each faint box the classifier names a back with this probability or more (default: "
                         "the family's PHOTO_FAMILY value, else not; 0: not)")
@@ -898,8 +904,10 @@ def main(argv: list[str] | None = None) -> int:
                                                  score_power=args.score_power, rescorer=args.rescorer,
                                                  rescored_min=args.rescored_min, gate_max=args.gate_max,
                                                  faint_backs=args.faint_backs,
-                                                 upright_corner_windows=args.upright_corner_windows),
-                                size_ref_min=args.size_ref_min, size_small=args.size_small)
+                                                 upright_corner_windows=args.upright_corner_windows,
+                                                 namesake_discount=args.namesake_discount),
+                                size_ref_min=args.size_ref_min, size_small=args.size_small,
+                                namesake_share=args.namesake_share)
     except ValueError as exc:
         p.error(str(exc))
     if warning := detector.missing_models_warning():  # a measurement must not pass for another
@@ -945,6 +953,8 @@ def main(argv: list[str] | None = None) -> int:
                     "gate": (f"{detector.gate_path.name} (dropped from {detector.gate_max:g})"
                              if detector.gate is not None else None),
                     "faint_backs": detector.faint_backs, "upright_corner_windows": detector.upright_corner_windows,
+                    "namesake_discount": detector.namesake_discount,
+                    "namesake_share": detector.namesake_share if detector.namesake_discount is not None else None,
                     "detector": detector.det_path.name,
                     "family_detector": (f"{detector.family_det_path.name} ({detector.family_views} views)"
                                         if detector.family_det_path is not None else None),

@@ -10,8 +10,8 @@ import pytest
 
 from companion.boxes import iou
 from companion.vision.detector import CardDetector, Detection, read_image
-from companion.vision.merging import (MERGE_IOU, SIZE_LARGE, SIZE_SMALL, drop_faint_twins, drop_misfit_sizes,
-                                      merge_same_cards, one_of_each)
+from companion.vision.merging import (MERGE_IOU, NAMESAKE_SHARE, SIZE_LARGE, SIZE_SMALL, drop_faint_twins,
+                                      drop_misfit_sizes, merge_same_cards, one_of_each, renamed_namesakes)
 from companion.vision.settings import photo_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "datasets" / "fixtures"
@@ -160,3 +160,63 @@ def test_the_photo_settings_carry_the_one_deck_naming_and_the_joint_term_and_the
 
     assert photo_settings()["joint_weight"] == JOINT_WEIGHT and photo_settings(joint_weight=0.3)["joint_weight"] == 0.3
     assert CardDetector("french").joint_weight == 0.0  # the table's reading is the product of rank and suit
+
+
+def test_a_face_inside_a_surer_namesake_is_read_again_with_that_name_discounted():
+    """Rule 210: a card half under the 5E read as 5E (its corner window sees the 5E's index) takes its own 7E once
+    5E counts 0.2 of itself; one read so surely that 5E still leads keeps it, as does a namesake elsewhere in the
+    photo, the surer 5E itself, and every back.  The renamed face keeps its box and detector score, its old name
+    discounted among its runner-ups; the result is surest first."""
+    upper = Detection("5E", 0.9 * 0.95, (0.0, 0.0, 60.0, 90.0), 0.95, 0.9, (("5O", 0.02),))
+    covered = Detection("5E", 0.8 * 0.5, (30.0, 40.0, 90.0, 130.0), 0.5, 0.8, (("7E", 0.15), ("7C", 0.1)))
+    sure = Detection("5E", 0.8 * 0.6, (10.0, 50.0, 70.0, 140.0), 0.6, 0.8, (("3E", 0.05),))
+    apart = Detection("5E", 0.3, (300.0, 0.0, 360.0, 90.0), 0.5, 0.6, (("4E", 0.2),))
+    back = Detection("back", 0.2, (20.0, 20.0, 50.0, 60.0))
+    from companion.boxes import inside_share
+
+    assert inside_share(covered.box, upper.box) >= NAMESAKE_SHARE and inside_share(sure.box, upper.box) >= NAMESAKE_SHARE
+    out = renamed_namesakes([covered, back, sure, apart, upper], 0.2)
+    assert [d.confidence for d in out] == sorted((d.confidence for d in out), reverse=True)
+    by_box = {d.box: d for d in out}
+    moved = by_box[covered.box]
+    assert (moved.card, moved.confidence, moved.detector_confidence) == ("7E", 0.15, 0.8)
+    assert moved.rank_confidence == pytest.approx(0.15 / 0.8)
+    assert moved.alternatives == (("7C", 0.1), ("5E", pytest.approx(0.08)))
+    assert by_box[sure.box] == sure  # 0.48 * 0.2 = 0.096 still over its 3E at 0.05
+    assert by_box[upper.box] == upper and by_box[apart.box] == apart and by_box[back.box] == back
+    # a box hardly inside the surer one is not read as it
+    assert renamed_namesakes([upper, covered], 0.2, share=0.9) == [upper, covered]
+    assert renamed_namesakes([], 0.2) == []
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="discount"):
+            renamed_namesakes([upper], bad)
+    with pytest.raises(ValueError, match="share"):
+        renamed_namesakes([upper], 0.2, share=0.0)
+
+
+def test_the_namesakes_step_is_an_option_off_by_default():
+    """Rules 210 and 213 did not ship: no family reads namesakes again unless asked (0 turns it off again, the
+    table's one view without it too); a detector refuses a factor outside (0, 1)."""
+    for family in ("spanish", "french"):
+        assert photo_settings(family=family)["namesake_discount"] is None
+        assert photo_settings(family=family, scales=(1.0,))["namesake_discount"] is None
+        assert photo_settings(family=family, namesake_discount=0.2)["namesake_discount"] == 0.2
+        assert photo_settings(family=family, namesake_discount=0)["namesake_discount"] is None
+    assert CardDetector("spanish").namesake_discount is None
+    for bad in (0.0, 1.0, 2.0):
+        with pytest.raises(ValueError, match="namesake_discount"):
+            CardDetector("spanish", namesake_discount=bad)
+    with pytest.raises(ValueError, match="namesake_share"):
+        CardDetector("spanish", namesake_share=0.0)
+
+
+def test_the_namesakes_step_runs_before_the_rescorer_on_a_photo():
+    """With the step asked for, :meth:`CardDetector.read_stages` lists it just before the rescoring, and the
+    rescored detections are the renamed ones, rescored."""
+    rec = json.loads((FIXTURES / "fixtures.json").read_text())[0]
+    image = read_image(FIXTURES / rec["image"])
+    detector = CardDetector("french", **photo_settings(family="french", namesake_discount=0.2))
+    stages = detector.read_stages(image, *detector.find_boxes(image))
+    names = [n for n, _ in stages]
+    assert names[-2:] == ["namesakes", "rescored"]
+    assert sorted(d.card for d in stages[-2][1]) == sorted(d.card for d in stages[-1][1])
