@@ -548,7 +548,7 @@ TABLE_CONF = 0.3  # one view: the lowest swept threshold within 0.2 false detect
 # card lost).  Both stay options, off (``evaluate --gate-max P --faint-backs P``, the gate file in ``--models``).
 # Rules 210 and 213 (session 120), not shipped: a face lying inside a surer face named alike read again with that
 # name at 0.2 of its probability (``namesake_discount``; share inside: ``NAMESAKE_SHARE`` 0.2), just before the
-# rescorer.  Spanish tune (spent val6677 / val6678, a grid on cached detections): +0.0076 / +0.0065 mAP50.  Judged
+# rescorer.  Spanish tune (spent val6677 / val6678, a grid on cached detections): +0.0074 / +0.0066 mAP50.  Judged
 # on fresh seeds against main: val6685 / val6686 +0.0034 / +0.0034 (rule 210), and with the Spanish rescorer fitted
 # again with the step on, val6687 / val6688 +0.0044 / +0.0023 (rule 213): every seed up, mAP50-95 up, but each
 # mean (+0.0034) under the +0.004 bar.  French photos gain nothing (rule 211: fr6720 / fr6721 within +-0.002).
