@@ -134,11 +134,18 @@ def renamed_namesakes(detections: list[Detection], discount: float, share: float
         if name == d.card:
             out.append(d)
             continue
-        out.append(replace(d, card=name, confidence=conf,
-                           rank_confidence=min(1.0, conf / max(d.detector_confidence, 1e-9)),
-                           alternatives=tuple(options[1:])))
+        out.append(renamed(d, name, conf, tuple(options[1:])))
     out.sort(key=lambda d: -d.confidence)
     return out
+
+
+def renamed(d: Detection, name: str, confidence: float, alternatives: tuple[tuple[str, float], ...]) -> Detection:
+    """``d`` given another of its readings: ``name`` at ``confidence`` (detector score times the name's
+    probability), the name's probability alone derived from it (at most 1), and ``alternatives`` as its runner-ups;
+    the box and the detector's score stay.  What :func:`one_of_each` and :func:`renamed_namesakes` do to a face."""
+    dc = d.detector_confidence
+    return replace(d, card=name, confidence=confidence,
+                   rank_confidence=min(1.0, confidence / dc) if dc > 0 else confidence, alternatives=alternatives)
 
 
 # A weakly named face (``size_check``) is measured against the faces surer than it named at least this surely.
@@ -230,10 +237,9 @@ def one_of_each(detections: list[Detection], duplicate_cost: float = DUPLICATE_C
     for i, j in zip(rows, cols):
         d = faces[i]
         if j < len(names) and names[j] != d.card:
-            name, conf = names[j], options[i][names[j]]
-            d = replace(d, card=name, confidence=conf,
-                        rank_confidence=conf / d.detector_confidence if d.detector_confidence > 0 else conf,
-                        alternatives=((d.card, d.confidence), *(a for a in d.alternatives if a[0] != name)))
+            name = names[j]
+            d = renamed(d, name, options[i][name],
+                        ((d.card, d.confidence), *(a for a in d.alternatives if a[0] != name)))
         out.append(d)
     out.sort(key=lambda d: -d.confidence)
     return out

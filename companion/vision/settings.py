@@ -683,8 +683,8 @@ def photo_settings(conf: float | None = None, scales: list[float] | tuple[float,
     ``box_shrink``, ``covered_box_shrink``, ``size_large``, ``size_spares_covered``, ``whole_upright``, ``det_size``,
     ``also_size``, ``also_faint``, ``small_cards``, ``small_size``, ``small_first``, ``small_square``, ``flip``,
     ``turn``, ``turn_missed``, ``turn_pair``, ``score_power``, ``rescorer``, ``rescored_min``, ``gate_max``,
-    ``faint_backs``, ``upright_corner_windows``, ``namesake_discount`` or ``merge_iou``, it replaces the shared value (one passed here
-    wins); its ``merge_iou_shrunk`` replaces its ``merge_iou`` with the shrunk view (None: not merged;
+    ``faint_backs``, ``upright_corner_windows``, ``namesake_discount`` or ``merge_iou``, it replaces the shared value
+    (one passed here wins); its ``merge_iou_shrunk`` replaces its ``merge_iou`` with the shrunk view (None: not merged;
     :func:`_family_merge`)."""
     own = PHOTO_FAMILY.get(family or "", {})
     if view_overlap is None:
